@@ -1,0 +1,8 @@
+// The whole public API of fastmedian.
+#pragma once
+
+#include "fastmedian/devices.hpp"
+#include "fastmedian/errors.hpp"
+#include "fastmedian/image.hpp"
+#include "fastmedian/median.hpp"
+#include "fastmedian/options.hpp"

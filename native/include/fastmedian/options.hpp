@@ -1,0 +1,56 @@
+// What a filter call may choose: the window, the border mode and the backend.
+#pragma once
+
+#include <string>
+
+namespace fastmedian {
+
+// How pixels outside the image are read (scipy.ndimage names in brackets):
+//   replicate  a a a | a b c d | d d d   (nearest; ImageJ's RankFilters)
+//   reflect    b a | a b c d | d c       (reflect)
+//   mirror     c b | a b c d | c b       (mirror)
+//   constant   v v | a b c d | v v       (constant, v = cval converted to the pixel type)
+//   wrap       c d | a b c d | a b       (wrap)
+// Windows larger than the image keep extending the same way (periodically for reflect, mirror
+// and wrap), as scipy does.
+enum class Border { replicate, reflect, mirror, constant, wrap };
+
+const char* border_name(Border border) noexcept;
+// Accepts our names and scipy's ("nearest" for replicate); throws Error naming `parameter`.
+Border parse_border(const std::string& name, const char* parameter = "border");
+
+// A 2D window centred on the output pixel.
+struct Window {
+    enum class Shape { square, circle };
+    Shape shape = Shape::square;
+    int size = 3;         // square: side length k (odd, 1..kMaxSize)
+    double radius = 0.0;  // circle: radius r as ImageJ's RankFilters reads it (0..kMaxRadius)
+
+    static constexpr int kMaxSize = 1023;
+    static constexpr double kMaxRadius = 511.0;
+
+    static Window square(int k) { Window w; w.shape = Shape::square; w.size = k; return w; }
+    static Window circle(double r) { Window w; w.shape = Shape::circle; w.radius = r; return w; }
+};
+
+enum class Backend { automatic, cpu, cuda };
+
+const char* backend_name(Backend backend) noexcept;
+Backend parse_backend(const std::string& name, const char* parameter = "backend");
+
+struct MedianOptions {
+    Window window = Window::square(3);
+    Border border = Border::replicate;
+    double cval = 0.0;                      // the outside value for Border::constant
+    Backend backend = Backend::automatic;   // automatic: the first CUDA device if any, else CPU
+    int device = 0;                         // CUDA device index, for Backend::cuda
+};
+
+// What actually ran, for logs ("median 3x3 on cuda:0 NVIDIA H100 in 1.2 ms").
+struct RunInfo {
+    Backend backend = Backend::cpu;  // cpu or cuda, never automatic
+    int device = -1;                 // CUDA device index, -1 for the CPU
+    std::string device_name;         // "CPU" or the GPU's name
+};
+
+}  // namespace fastmedian

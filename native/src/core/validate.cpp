@@ -1,0 +1,106 @@
+#include "core/validate.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "fastmedian/errors.hpp"
+
+namespace fastmedian::detail {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& message) {
+    throw Error(ErrorCode::invalid_argument, message);
+}
+
+template <class V>
+std::string describe(const V& value) {
+    std::ostringstream s;
+    s << value;
+    return s.str();
+}
+
+bool valid_type(PixelType t) {
+    return t == PixelType::u8 || t == PixelType::u16 || t == PixelType::f32;
+}
+
+// The bytes [first, last) a view may touch.
+struct ByteRange {
+    std::uintptr_t first, last;
+};
+
+ByteRange extent(const ConstImageView& v) {
+    const auto first = reinterpret_cast<std::uintptr_t>(v.data);
+    const std::int64_t row_bytes = v.width * static_cast<std::int64_t>(pixel_size(v.type));
+    const std::int64_t span =
+        (v.planes - 1) * v.plane_stride + (v.height - 1) * v.row_stride + row_bytes;
+    return {first, first + static_cast<std::uintptr_t>(span)};
+}
+
+}  // namespace
+
+void validate_view(const ConstImageView& v, const char* name) {
+    const std::string n(name);
+    if (!valid_type(v.type)) fail(n + ".type is not one of u8, u16, f32");
+    if (v.data == nullptr) fail(n + ".data is null");
+    if (v.width < 1) fail(n + ".width must be at least 1, got " + describe(v.width));
+    if (v.height < 1) fail(n + ".height must be at least 1, got " + describe(v.height));
+    if (v.planes < 1) fail(n + ".planes must be at least 1, got " + describe(v.planes));
+    const auto px = static_cast<std::int64_t>(pixel_size(v.type));
+    if (v.width > (std::int64_t{1} << 31) || v.height > (std::int64_t{1} << 31))
+        fail(n + ".width and " + n + ".height must be below 2^31");
+    if (v.row_stride < v.width * px)
+        fail(n + ".row_stride (" + describe(v.row_stride) + " bytes) is shorter than a row of " +
+             describe(v.width) + " " + pixel_type_name(v.type) + " pixels");
+    if (v.row_stride % px != 0 || v.plane_stride % px != 0 ||
+        reinterpret_cast<std::uintptr_t>(v.data) % px != 0)
+        fail(n + ".data, row_stride and plane_stride must be multiples of the pixel size (" +
+             describe(px) + " bytes)");
+    if (v.planes > 1 && v.plane_stride < v.row_stride * v.height)
+        fail(n + ".plane_stride (" + describe(v.plane_stride) +
+             " bytes) is shorter than a plane of " + describe(v.height) + " rows");
+}
+
+void validate_window(const Window& w) {
+    if (w.shape == Window::Shape::square) {
+        if (w.size < 1 || w.size % 2 == 0 || w.size > Window::kMaxSize)
+            fail("window.size must be odd and in 1.." + describe(Window::kMaxSize) + ", got " +
+                 describe(w.size));
+    } else if (w.shape == Window::Shape::circle) {
+        if (!std::isfinite(w.radius) || w.radius < 0.0 || w.radius > Window::kMaxRadius)
+            fail("window.radius must be finite and in 0.." + describe(Window::kMaxRadius) +
+                 ", got " + describe(w.radius));
+    } else {
+        fail("window.shape is not square or circle");
+    }
+}
+
+void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& o) {
+    validate_view(src, "src");
+    validate_view(as_const(dst), "dst");
+    if (dst.type != src.type)
+        fail(std::string("dst.type (") + pixel_type_name(dst.type) + ") differs from src.type (" +
+             pixel_type_name(src.type) + ")");
+    if (dst.width != src.width || dst.height != src.height || dst.planes != src.planes)
+        fail("dst size " + describe(dst.width) + "x" + describe(dst.height) + "x" +
+             describe(dst.planes) + " differs from src size " + describe(src.width) + "x" +
+             describe(src.height) + "x" + describe(src.planes));
+    const ByteRange a = extent(src), b = extent(as_const(dst));
+    if (a.first < b.last && b.first < a.last) fail("dst overlaps src; filtering in place is not supported");
+    validate_window(o.window);
+    switch (o.border) {
+        case Border::replicate: case Border::reflect: case Border::mirror:
+        case Border::constant: case Border::wrap: break;
+        default: fail("border is not one of replicate, reflect, mirror, constant, wrap");
+    }
+    if (o.border == Border::constant && src.type != PixelType::f32 && !std::isfinite(o.cval))
+        fail("cval must be finite for integer images, got " + describe(o.cval));
+    switch (o.backend) {
+        case Backend::automatic: case Backend::cpu: case Backend::cuda: break;
+        default: fail("backend is not one of auto, cpu, cuda");
+    }
+    if (o.device < 0) fail("device must be at least 0, got " + describe(o.device));
+}
+
+}  // namespace fastmedian::detail

@@ -1,0 +1,15 @@
+// The CPU reference median: gather each window, select the middle by std::nth_element on order
+// keys. Simple and obviously right; every fast path is tested against it.
+#pragma once
+
+#include "core/footprint.hpp"
+#include "fastmedian/image.hpp"
+#include "fastmedian/options.hpp"
+
+namespace fastmedian::detail {
+
+// Expects validated arguments.
+void median2d_reference(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                        Border border, double cval);
+
+}  // namespace fastmedian::detail

@@ -1,0 +1,10 @@
+// Device queries for a build without the CUDA backend.
+#include "fastmedian/devices.hpp"
+
+namespace fastmedian {
+
+bool cuda_compiled() noexcept { return false; }
+std::vector<DeviceInfo> cuda_devices() { return {}; }
+std::string cuda_unavailable_reason() { return "this build of fastmedian has no CUDA backend"; }
+
+}  // namespace fastmedian
