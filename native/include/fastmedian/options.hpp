@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace fastmedian {
 
@@ -32,6 +33,11 @@ struct Window {
     static Window square(int k) { Window w; w.shape = Shape::square; w.size = k; return w; }
     static Window circle(double r) { Window w; w.shape = Shape::circle; w.radius = r; return w; }
 };
+
+// The window's pixels as rows of centred runs: row i (dy = i - (rows - 1) / 2) covers
+// dx in [-h[i], +h[i]]. For a circle this is ImageJ's RankFilters mask ("line radii").
+// Throws Error naming the parameter for an invalid window.
+std::vector<int> window_half_widths(const Window& window);
 
 enum class Backend { automatic, cpu, cuda };
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/validate.hpp"
+
 namespace fastmedian::detail {
 
 namespace {
@@ -43,3 +45,12 @@ Footprint make_footprint(const Window& window) {
 }
 
 }  // namespace fastmedian::detail
+
+namespace fastmedian {
+
+std::vector<int> window_half_widths(const Window& window) {
+    detail::validate_window(window);
+    return detail::make_footprint(window).half_width;
+}
+
+}  // namespace fastmedian

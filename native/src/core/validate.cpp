@@ -78,7 +78,6 @@ void validate_window(const Window& w) {
 
 void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& o) {
     validate_view(src, "src");
-    validate_view(as_const(dst), "dst");
     if (dst.type != src.type)
         fail(std::string("dst.type (") + pixel_type_name(dst.type) + ") differs from src.type (" +
              pixel_type_name(src.type) + ")");
@@ -86,6 +85,7 @@ void validate_median(const ConstImageView& src, const ImageView& dst, const Medi
         fail("dst size " + describe(dst.width) + "x" + describe(dst.height) + "x" +
              describe(dst.planes) + " differs from src size " + describe(src.width) + "x" +
              describe(src.height) + "x" + describe(src.planes));
+    validate_view(as_const(dst), "dst");
     const ByteRange a = extent(src), b = extent(as_const(dst));
     if (a.first < b.last && b.first < a.last) fail("dst overlaps src; filtering in place is not supported");
     validate_window(o.window);

@@ -1,0 +1,113 @@
+// The CUDA backend gives the CPU reference's bits: random data, ties, constant images, float
+// specials, odd sizes, padded strides, every border and window. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include "fastmedian/fastmedian.hpp"
+#include "support/test_images.hpp"
+
+namespace fm = fastmedian;
+using fmtest::Stack;
+
+namespace {
+
+constexpr fm::Border kBorders[] = {fm::Border::replicate, fm::Border::reflect, fm::Border::mirror,
+                                   fm::Border::constant, fm::Border::wrap};
+constexpr fm::PixelType kTypes[] = {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32};
+
+class CudaMedian : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (fm::cuda_devices().empty())
+            GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
+    }
+
+    // Runs both backends on `src` (outputs poisoned differently) and expects identical bytes.
+    static void expect_cuda_equals_cpu(Stack& src, fm::Window w, fm::Border b, double cval,
+                                       const std::string& what) {
+        Stack cpu(src.type, src.width, src.height, src.planes, 1, 0);
+        Stack gpu(src.type, src.width, src.height, src.planes, 5, 3);
+        std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
+        const auto before = src.bytes;
+        fm::MedianOptions o;
+        o.window = w;
+        o.border = b;
+        o.cval = cval;
+        o.backend = fm::Backend::cpu;
+        fm::median2d(src.cview(), cpu.view(), o);
+        o.backend = fm::Backend::cuda;
+        const fm::RunInfo info = fm::median2d(src.cview(), gpu.view(), o);
+        ASSERT_EQ(info.backend, fm::Backend::cuda);
+        EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << what;
+        EXPECT_EQ(src.bytes, before) << what << ": input changed";
+    }
+};
+
+std::string label(fm::PixelType t, fm::Border b, const fm::Window& w) {
+    return std::string(fm::pixel_type_name(t)) + " " + fm::border_name(b) +
+           (w.shape == fm::Window::Shape::square ? " k=" + std::to_string(w.size)
+                                                 : " r=" + std::to_string(w.radius));
+}
+
+}  // namespace
+
+TEST_F(CudaMedian, RandomEveryTypeBorderAndWindow) {
+    const fm::Window windows[] = {fm::Window::square(1),  fm::Window::square(3),
+                                  fm::Window::square(5),  fm::Window::square(7),
+                                  fm::Window::square(11), fm::Window::square(21),
+                                  fm::Window::circle(0.5), fm::Window::circle(1.5),
+                                  fm::Window::circle(2.5), fm::Window::circle(5),
+                                  fm::Window::circle(10)};
+    std::uint32_t seed = 1;
+    for (fm::PixelType t : kTypes)
+        for (fm::Border b : kBorders)
+            for (const fm::Window& w : windows) {
+                Stack src(t, 67, 45, 2);
+                fmtest::fill_random(src, seed++);
+                expect_cuda_equals_cpu(src, w, b, 11.0, label(t, b, w));
+            }
+}
+
+TEST_F(CudaMedian, OddShapesAndWindowsLargerThanTheImage) {
+    const std::pair<int, int> shapes[] = {{1, 1}, {1, 9}, {9, 1}, {2, 3}, {33, 1}, {257, 3}};
+    std::uint32_t seed = 500;
+    for (fm::PixelType t : kTypes)
+        for (fm::Border b : kBorders)
+            for (auto [w, h] : shapes)
+                for (int k : {3, 15, 65}) {
+                    Stack src(t, w, h, 1);
+                    fmtest::fill_random(src, seed++);
+                    expect_cuda_equals_cpu(src, fm::Window::square(k), b, 3.0,
+                                           label(t, b, fm::Window::square(k)) + " on " +
+                                               std::to_string(w) + "x" + std::to_string(h));
+                }
+}
+
+TEST_F(CudaMedian, TiesConstantsAndFloatSpecials) {
+    std::uint32_t seed = 900;
+    for (fm::PixelType t : kTypes)
+        for (fm::Border b : kBorders) {
+            Stack ties(t, 129, 70, 1);
+            fmtest::fill_random(ties, seed++, 2);
+            expect_cuda_equals_cpu(ties, fm::Window::square(5), b, 1.0, "ties");
+            Stack flat(t, 40, 33, 1);
+            fmtest::fill_random(flat, seed++, 1);
+            expect_cuda_equals_cpu(flat, fm::Window::circle(3), b, 0.0, "constant image");
+        }
+    for (fm::Border b : kBorders)
+        for (double fraction : {0.05, 0.5, 0.95}) {
+            Stack src(fm::PixelType::f32, 97, 61, 2);
+            fmtest::fill_random(src, seed++);
+            fmtest::add_specials(src, seed++, fraction);
+            expect_cuda_equals_cpu(src, fm::Window::square(7), b,
+                                   std::numeric_limits<double>::quiet_NaN(), "float specials");
+        }
+}
+
+TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
+    for (fm::PixelType t : kTypes) {
+        Stack src(t, 1031, 517, 1);
+        fmtest::fill_random(src, 77);
+        expect_cuda_equals_cpu(src, fm::Window::square(5), fm::Border::reflect, 0.0,
+                               std::string("1031x517 ") + fm::pixel_type_name(t));
+    }
+}
