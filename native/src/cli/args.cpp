@@ -1,0 +1,47 @@
+#include "args.hpp"
+
+#include <charconv>
+
+namespace fastmedian::cli {
+
+Args::Args(const std::vector<std::string>& words, const std::set<std::string>& known) {
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (w.size() < 2 || w[0] != '-') {
+            positionals_.push_back(w);
+            continue;
+        }
+        const std::size_t eq = w.find('=');
+        const std::string name = w.substr(0, eq);
+        if (known.count(name) == 0) throw UsageError("unknown option " + name);
+        if (options_.count(name) != 0) throw UsageError(name + " is given twice");
+        if (eq != std::string::npos) {
+            options_[name] = w.substr(eq + 1);
+        } else {
+            // The next word is the value even if it starts with '-' ("--cval -5").
+            if (i + 1 == words.size()) throw UsageError(name + " needs a value");
+            options_[name] = words[++i];
+        }
+    }
+}
+
+const std::string* Args::get(const std::string& name) const {
+    const auto it = options_.find(name);
+    return it == options_.end() ? nullptr : &it->second;
+}
+
+std::string shown(const std::string& value) { return value.empty() ? "''" : value; }
+
+bool parse_int(const std::string& text, int& value) {
+    const char* end = text.data() + text.size();
+    const auto r = std::from_chars(text.data(), end, value);
+    return r.ec == std::errc() && r.ptr == end && !text.empty();
+}
+
+bool parse_double(const std::string& text, double& value) {
+    const char* end = text.data() + text.size();
+    const auto r = std::from_chars(text.data(), end, value);
+    return r.ec == std::errc() && r.ptr == end && !text.empty();
+}
+
+}  // namespace fastmedian::cli

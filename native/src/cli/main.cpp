@@ -1,0 +1,69 @@
+// fastmedian: exact median filters over TIFF files. Exit codes: 0 success, 1 runtime error
+// (I/O, device), 2 usage error; every error is one line on stderr.
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "fastmedian/errors.hpp"
+
+namespace fastmedian::cli {
+
+const char* const kUsage = R"(usage:
+  fastmedian median IN.tif OUT.tif (--size K | --radius R) [options]
+      Exact 2D median of every page of IN.tif, written to OUT.tif (same type; u8, u16, f32).
+      --size K        square K x K window, K odd, 1..1023
+      --radius R      circular window of ImageJ's Median... radius R, 0..511
+      --border MODE   replicate (default; scipy 'nearest'), reflect, mirror, constant, wrap
+      --cval V        the outside value for --border constant (default 0)
+      --backend B     auto (default: first CUDA device, else CPU), cpu, cuda
+      OUT.tif is written completely or not at all, and never over IN.tif.
+  fastmedian info
+      Version, whether CUDA is compiled in, and the CUDA devices (or why there are none).
+  fastmedian demo [--out PATH] [--backend B]
+      5x5 median of the embryos image in the source tree's data/ folder (or in
+      $FASTMEDIAN_DATA_DIR); writes PATH (default: fastmedian-demo.tif in $TMPDIR or /tmp).
+  fastmedian help | --help
+)";
+
+namespace {
+
+int run(const std::vector<std::string>& words) {
+    if (words.empty()) throw UsageError("no command given");
+    const std::string& command = words[0];
+    const std::vector<std::string> rest(words.begin() + 1, words.end());
+    // "help" as the command; --help or -h anywhere ("fastmedian median --help").
+    const bool help = command == "help" ||
+                      std::find(words.begin(), words.end(), "--help") != words.end() ||
+                      std::find(words.begin(), words.end(), "-h") != words.end();
+    if (help) {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (command == "median") return median_command(rest);
+    if (command == "info") return info_command(rest);
+    if (command == "demo") return demo_command(rest);
+    throw UsageError("unknown command '" + command + "'");
+}
+
+}  // namespace
+
+}  // namespace fastmedian::cli
+
+int main(int argc, char** argv) {
+    using namespace fastmedian;
+    try {
+        return cli::run(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const cli::UsageError& e) {
+        std::cerr << "fastmedian: " << e.what() << " (see fastmedian --help)\n";
+        return 2;
+    } catch (const Error& e) {
+        std::cerr << "fastmedian: " << e.what() << "\n";
+        return e.code() == ErrorCode::invalid_argument ? 2 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "fastmedian: " << e.what() << "\n";
+        return 1;
+    }
+}

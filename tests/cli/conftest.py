@@ -1,0 +1,52 @@
+"""Fixtures for the fastmedian CLI tests: the executable (FASTMEDIAN_CLI), the shared real
+images (FASTMEDIAN_SHARED_DATA) and a runner. ctest sets both variables."""
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture(scope="session")
+def cli():
+    path = os.environ.get("FASTMEDIAN_CLI")
+    if not path or not os.access(path, os.X_OK):
+        pytest.fail("FASTMEDIAN_CLI must name the fastmedian executable (ctest sets it)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared_data():
+    d = pathlib.Path(os.environ.get("FASTMEDIAN_SHARED_DATA", ""))
+    if not (d / "embryos_grey.tif").is_file():
+        pytest.skip(f"the shared test images are not in '{d}' (set FASTMEDIAN_SHARED_DATA)")
+    return d
+
+
+@pytest.fixture(scope="session")
+def fastmedian(cli):
+    """fastmedian(*args, **subprocess_kwargs) -> CompletedProcess with text output."""
+    def run(*args, **kwargs):
+        return subprocess.run([cli, *map(str, args)], capture_output=True, text=True,
+                              timeout=300, **kwargs)
+    return run
+
+
+@pytest.fixture(scope="session")
+def cuda_devices(fastmedian):
+    """The 'CUDA device N: ...' lines of `fastmedian info`."""
+    r = fastmedian("info")
+    assert r.returncode == 0, r.stderr
+    return [line for line in r.stdout.splitlines() if line.startswith("CUDA device ")]
+
+
+def assert_same_bits(got, want):
+    """Equal shape, type and bytes (so -0.0 differs from 0.0 and NaN equals NaN)."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    g = np.ascontiguousarray(got).reshape(-1).view(np.uint8).reshape(got.size, -1)
+    w = np.ascontiguousarray(want).reshape(-1).view(np.uint8).reshape(want.size, -1)
+    diff = np.flatnonzero((g != w).any(axis=1))
+    assert diff.size == 0, (f"{diff.size} of {got.size} pixels differ; first at flat index "
+                            f"{diff[0]}: got {got.reshape(-1)[diff[0]]}, want "
+                            f"{want.reshape(-1)[diff[0]]}")
