@@ -1,0 +1,149 @@
+package org.fastmedian.fiji;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.fastmedian.FastMedian;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the command inside Debian's ImageJ, as a user's macro would, and compares it pixel for
+ * pixel with ImageJ's own Process &gt; Filters &gt; Median on the shared microscopy images. ImageJ
+ * runs once, under Xvfb (it needs a display to build its menus); each case is one test here.
+ */
+class ImageJMacroTest {
+    private static final String[] IMAGES = {
+        "embryos_grey.tif",                // 8-bit
+        "cancer_cell_migration_crop.tif",  // 16-bit, 48 time points
+        "BPAE_actin.tif",                  // 32-bit
+        "hela-cells.tif",                  // 16-bit composite: a stack of 3 channels
+    };
+    private static final double[] RADII = {0.5, 1, 1.5, 2, 2.5, 3, 5};
+    private static final String BAD_RADIUS = "-1";
+
+    private static String output;  // everything ImageJ printed
+
+    @BeforeAll
+    static void runImageJ(@TempDir Path dir) throws Exception {
+        Path imagej = Paths.get(System.getProperty("imagej.jar", "/usr/share/java/ij.jar"));
+        assumeTrue(Files.isRegularFile(imagej), "no ImageJ at " + imagej + " (Debian: imagej)");
+        assumeTrue(onPath("xvfb-run"), "no xvfb-run on PATH (Debian: xvfb, xauth)");
+        Path data = Paths.get(System.getProperty("fastmedian.data", "../../shared/data"));
+        assertTrue(Files.isDirectory(data), "no test images at " + data.toAbsolutePath()
+                + "; set -Dfastmedian.data=/path/to/shared/data");
+
+        Path macro = dir.resolve("cases.ijm");
+        Files.write(macro, macro(data).getBytes(StandardCharsets.UTF_8));
+        Path log = dir.resolve("imagej.log");
+        List<String> command = new ArrayList<>(List.of("xvfb-run", "-a",
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dplugins.dir=" + PluginsFolder.create(dir.resolve("imagej"))));
+        String library = System.getProperty("fastmedian.library");
+        if (library != null) command.add("-Dfastmedian.library=" + library);
+        command.addAll(List.of("-cp", imagej.toString(), "ij.ImageJ", "-batch", macro.toString()));
+        Process imagejProcess = new ProcessBuilder(command)
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long timeout = Long.getLong("imagej.timeout.seconds", 300);
+        boolean finished = imagejProcess.waitFor(timeout, TimeUnit.SECONDS);
+        if (!finished) {
+            // xvfb-run is a script: end the Xvfb server and ImageJ it started too.
+            imagejProcess.descendants().forEach(ProcessHandle::destroyForcibly);
+            imagejProcess.destroyForcibly();
+        }
+        output = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+        if (!finished) fail("ImageJ did not finish in " + timeout + " s; it printed:\n" + output);
+        assertEquals(0, imagejProcess.exitValue(), "ImageJ's exit status; it printed:\n" + output);
+    }
+
+    @TestFactory
+    List<DynamicTest> fastmedianMatchesImageJ() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String image : IMAGES)
+            for (double radius : RADII) {
+                String label = image + " radius=" + radiusText(radius);
+                tests.add(DynamicTest.dynamicTest(label, () -> assertPassed(label)));
+            }
+        return tests;
+    }
+
+    // In a macro, the command's IJ.error aborts the macro; the probe records the message.
+    @Test
+    void aBadRadiusIsAnErrorAndChangesNothing() {
+        String expected = "PASS " + badRadiusLabel()
+                + ": window.radius must be finite and in 0..511, got -1";
+        assertTrue(output.lines().anyMatch(l -> l.equals(expected)),
+                "no \"" + expected + "\"; ImageJ printed:\n" + output);
+    }
+
+    // One log line per run (backend, device, time); on a machine without a GPU it says why.
+    @Test
+    void eachRunLogsItsBackend() {
+        boolean gpu = FastMedian.cudaDevices().length > 0;
+        String expected = gpu ? " on cuda:0 (" : " on cpu (CPU) in ";
+        long lines = output.lines()
+                .filter(l -> l.startsWith("Median (fastmedian): radius ") && l.contains(expected))
+                .count();
+        assertEquals(IMAGES.length * RADII.length, lines, "log lines with \"" + expected
+                + "\"; ImageJ printed:\n" + output);
+        if (!gpu) assertTrue(output.contains("no GPU used: " + FastMedian.cudaUnavailableReason()));
+    }
+
+    private static String badRadiusLabel() {
+        return IMAGES[1] + " radius=" + BAD_RADIUS;
+    }
+
+    private static void assertPassed(String label) {
+        assertTrue(output.lines().anyMatch(l -> l.equals("PASS " + label)),
+                "no \"PASS " + label + "\"; ImageJ printed:\n" + output);
+    }
+
+    // The macro: a call per case, then the case functions.
+    private static String macro(Path data) throws IOException {
+        StringBuilder m = new StringBuilder("setBatchMode(true);\n");
+        for (String image : IMAGES)
+            for (double radius : RADII)
+                m.append("compare(\"").append(path(data, image)).append("\", ")
+                        .append(radiusText(radius)).append(");\n");
+        // Last: the probe ends the macro (see MacroErrorProbe).
+        m.append("open(\"").append(path(data, IMAGES[1])).append("\");\n")
+                .append("call(\"").append(MacroErrorProbe.class.getName())
+                .append(".expectError\", \"").append(badRadiusLabel())
+                .append("\", \"Median (fastmedian)...\", \"radius=").append(BAD_RADIUS)
+                .append(" stack\");\n");
+        try (InputStream in = ImageJMacroTest.class.getResourceAsStream("median_cases.ijm")) {
+            m.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+        return m.toString();
+    }
+
+    // As the macro prints numbers: 0.5, 1, 1.5 ...
+    private static String radiusText(double radius) {
+        return radius == Math.rint(radius) ? String.valueOf((long) radius) : String.valueOf(radius);
+    }
+
+    private static String path(Path data, String image) {
+        return data.resolve(image).toAbsolutePath().normalize().toString();
+    }
+
+    private static boolean onPath(String program) {
+        for (String dir : System.getenv("PATH").split(File.pathSeparator))
+            if (Files.isExecutable(Paths.get(dir, program))) return true;
+        return false;
+    }
+}

@@ -1,0 +1,78 @@
+package org.fastmedian;
+
+/**
+ * Exact median filters over images and stacks held in Java arrays: {@code planes} planes of
+ * {@code width x height} pixels, stored plane after plane, row after row. A {@code byte[]} holds
+ * 8-bit and a {@code short[]} 16-bit unsigned pixels (their bit patterns, as ImageJ stores them);
+ * a {@code float[]} holds 32-bit pixels.
+ *
+ * <p>The median of the n window values is the element of rank (n-1)/2; floats are ordered
+ * -Inf &lt; ... &lt; -0.0 &lt; +0.0 &lt; ... &lt; +Inf &lt; NaN, and a NaN result is the quiet
+ * NaN 0x7FC00000. {@code src} is never modified; {@code dst} (a different array of the same
+ * length) is written only when the call succeeds. Every failure is a {@link FastMedianException}
+ * whose message names the offending parameter.
+ */
+public final class FastMedian {
+    private FastMedian() {}
+
+    public static RunInfo median(byte[] src, byte[] dst, int width, int height, int planes,
+            MedianOptions options) {
+        MedianOptions o = checked(options);
+        return Natives.medianU8(src, dst, width, height, planes, o.isCircle(), o.size(),
+                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo median(short[] src, short[] dst, int width, int height, int planes,
+            MedianOptions options) {
+        MedianOptions o = checked(options);
+        return Natives.medianU16(src, dst, width, height, planes, o.isCircle(), o.size(),
+                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo median(float[] src, float[] dst, int width, int height, int planes,
+            MedianOptions options) {
+        MedianOptions o = checked(options);
+        return Natives.medianF32(src, dst, width, height, planes, o.isCircle(), o.size(),
+                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.device());
+    }
+
+    /** The native library's version, "MAJOR.MINOR.PATCH". */
+    public static String version() {
+        NativeLibrary.ensureLoaded();
+        return Natives.version();
+    }
+
+    /** Whether the native library was built with its CUDA backend. */
+    public static boolean cudaCompiled() {
+        NativeLibrary.ensureLoaded();
+        return Natives.cudaCompiled();
+    }
+
+    /** The CUDA devices usable now; empty without a driver or a GPU. */
+    public static DeviceInfo[] cudaDevices() {
+        NativeLibrary.ensureLoaded();
+        return Natives.cudaDevices();
+    }
+
+    /** Why CUDA cannot be used here ("" when a device can), for logs. */
+    public static String cudaUnavailableReason() {
+        NativeLibrary.ensureLoaded();
+        return Natives.cudaUnavailableReason();
+    }
+
+    /** Whether the native library loads; the other methods throw if it does not. */
+    public static boolean isAvailable() {
+        return NativeLibrary.isLoaded();
+    }
+
+    private static MedianOptions checked(MedianOptions options) {
+        NativeLibrary.ensureLoaded();
+        if (options == null) throw new FastMedianException("invalid_argument", "options is null");
+        return options;
+    }
+
+    // A null enum travels as null, which the bridge reports naming the option.
+    private static String name(Enum<?> value) {
+        return value == null ? null : value.toString();
+    }
+}

@@ -1,0 +1,251 @@
+// The JNI bridge behind org.fastmedian.Natives: Java arrays in, Java exceptions out.
+//
+// Every entry point runs its body inside `guarded`, which turns any C++ exception into an
+// org.fastmedian.FastMedianException (code name + message), so none crosses into the JVM.
+// Pixels are copied into native buffers and back (Get/Set<Type>ArrayRegion): the input array is
+// never written, nothing needs releasing on an error path, the output array is written only
+// after a successful run, and the garbage collector is never held up for a whole filter run
+// (as a critical section would).
+#include <jni.h>
+
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fastmedian/fastmedian.hpp"
+
+namespace fm = fastmedian;
+
+namespace {
+
+// Thrown after a JNI call left a Java exception pending: unwind and let that one through.
+struct JavaPending {};
+
+void check_java(JNIEnv* env) {
+    if (env->ExceptionCheck()) throw JavaPending{};
+}
+
+[[noreturn]] void fail(const std::string& message) {
+    throw fm::Error(fm::ErrorCode::invalid_argument, message);
+}
+
+// NewStringUTF takes modified UTF-8; bytes outside ASCII become '?' so that no message, whatever
+// it holds, can hand the JVM a malformed string.
+jstring java_string(JNIEnv* env, const std::string& s) {
+    std::string ascii(s);
+    for (char& c : ascii)
+        if (static_cast<unsigned char>(c) >= 0x80) c = '?';
+    jstring result = env->NewStringUTF(ascii.c_str());
+    check_java(env);
+    return result;
+}
+
+// Raises org.fastmedian.FastMedianException(code, message) unless a Java exception is already
+// pending. Never throws: if building the exception fails, the JVM's own error stays pending.
+void throw_java(JNIEnv* env, const char* code, const char* message) noexcept {
+    if (env->ExceptionCheck()) return;
+    try {
+        jclass cls = env->FindClass("org/fastmedian/FastMedianException");
+        check_java(env);
+        jmethodID ctor =
+            env->GetMethodID(cls, "<init>", "(Ljava/lang/String;Ljava/lang/String;)V");
+        check_java(env);
+        jobject e = env->NewObject(cls, ctor, java_string(env, code), java_string(env, message));
+        check_java(env);
+        env->Throw(static_cast<jthrowable>(e));
+    } catch (...) {
+        if (!env->ExceptionCheck()) {
+            jclass error = env->FindClass("java/lang/OutOfMemoryError");
+            if (error != nullptr) env->ThrowNew(error, "fastmedian: could not raise an exception");
+        }
+    }
+}
+
+// Runs `body`, mapping every C++ exception to a Java one; returns `on_error` after a failure.
+template <class R, class F>
+R guarded(JNIEnv* env, R on_error, F&& body) noexcept {
+    try {
+        return body();
+    } catch (const JavaPending&) {
+    } catch (const fm::Error& e) {
+        throw_java(env, fm::error_code_name(e.code()), e.what());
+    } catch (const std::bad_alloc&) {
+        throw_java(env, "out_of_memory", "fastmedian: out of native memory");
+    } catch (const std::exception& e) {
+        throw_java(env, "internal_error", e.what());
+    } catch (...) {
+        throw_java(env, "internal_error", "fastmedian: unknown C++ exception");
+    }
+    return on_error;
+}
+
+std::string utf8(JNIEnv* env, jstring s, const char* parameter) {
+    if (s == nullptr) fail(std::string(parameter) + " is null");
+    const jsize bytes = env->GetStringUTFLength(s);
+    std::string out(static_cast<std::size_t>(bytes) + 1, '\0');  // room for the JVM's NUL
+    env->GetStringUTFRegion(s, 0, env->GetStringLength(s), out.data());
+    check_java(env);
+    out.resize(static_cast<std::size_t>(bytes));
+    return out;
+}
+
+// Checks the arrays against the image size; returns width * height * planes.
+jsize checked_length(JNIEnv* env, jarray src, jarray dst, jint width, jint height, jint planes) {
+    if (src == nullptr) fail("src is null");
+    if (dst == nullptr) fail("dst is null");
+    if (env->IsSameObject(src, dst))
+        fail("dst is the same array as src; filtering in place is not supported");
+    const std::pair<const char*, jint> dims[] = {{"width", width}, {"height", height},
+                                                 {"planes", planes}};
+    for (const auto& [name, value] : dims)
+        if (value < 1) fail(std::string(name) + " must be at least 1, got " + std::to_string(value));
+    const std::int64_t n = std::int64_t{width} * height * planes;
+    const std::pair<const char*, jarray> arrays[] = {{"src", src}, {"dst", dst}};
+    for (const auto& [name, array] : arrays) {
+        const jsize length = env->GetArrayLength(array);
+        if (length != n)
+            fail(std::string(name) + " has " + std::to_string(length) +
+                 " elements but width*height*planes is " + std::to_string(n) + " (" +
+                 std::to_string(width) + " x " + std::to_string(height) + " x " +
+                 std::to_string(planes) + ")");
+    }
+    return static_cast<jsize>(n);
+}
+
+fm::MedianOptions median_options(JNIEnv* env, jboolean circle, jint size, jdouble radius,
+                                 jstring border, jdouble cval, jstring backend, jint device) {
+    fm::MedianOptions o;
+    o.window = circle ? fm::Window::circle(radius) : fm::Window::square(size);
+    o.border = fm::parse_border(utf8(env, border, "options.border"), "options.border");
+    o.cval = cval;
+    o.backend = fm::parse_backend(utf8(env, backend, "options.backend"), "options.backend");
+    o.device = device;
+    return o;
+}
+
+jobject run_info(JNIEnv* env, const fm::RunInfo& info) {
+    jclass cls = env->FindClass("org/fastmedian/RunInfo");
+    check_java(env);
+    jmethodID ctor = env->GetMethodID(cls, "<init>", "(Ljava/lang/String;ILjava/lang/String;)V");
+    check_java(env);
+    jobject result = env->NewObject(cls, ctor, java_string(env, fm::backend_name(info.backend)),
+                                    static_cast<jint>(info.device),
+                                    java_string(env, info.device_name));
+    check_java(env);
+    return result;
+}
+
+// Java's signed arrays hold the unsigned pixels' bit patterns; copying keeps the bits.
+void read(JNIEnv* env, jbyteArray a, jsize n, std::uint8_t* p) {
+    env->GetByteArrayRegion(a, 0, n, reinterpret_cast<jbyte*>(p));
+}
+void read(JNIEnv* env, jshortArray a, jsize n, std::uint16_t* p) {
+    env->GetShortArrayRegion(a, 0, n, reinterpret_cast<jshort*>(p));
+}
+void read(JNIEnv* env, jfloatArray a, jsize n, float* p) {
+    env->GetFloatArrayRegion(a, 0, n, p);
+}
+void write(JNIEnv* env, jbyteArray a, jsize n, const std::uint8_t* p) {
+    env->SetByteArrayRegion(a, 0, n, reinterpret_cast<const jbyte*>(p));
+}
+void write(JNIEnv* env, jshortArray a, jsize n, const std::uint16_t* p) {
+    env->SetShortArrayRegion(a, 0, n, reinterpret_cast<const jshort*>(p));
+}
+void write(JNIEnv* env, jfloatArray a, jsize n, const float* p) {
+    env->SetFloatArrayRegion(a, 0, n, p);
+}
+
+template <class T, class JArray>
+jobject median(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jint planes,
+               jboolean circle, jint size, jdouble radius, jstring border, jdouble cval,
+               jstring backend, jint device) {
+    return guarded<jobject>(env, nullptr, [&]() -> jobject {
+        const jsize n = checked_length(env, src, dst, width, height, planes);
+        const fm::MedianOptions options =
+            median_options(env, circle, size, radius, border, cval, backend, device);
+        std::vector<T> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+        read(env, src, n, in.data());
+        check_java(env);
+        const T* pixels = in.data();
+        const fm::RunInfo info = fm::median2d(fm::view(pixels, width, height, planes),
+                                              fm::view(out.data(), width, height, planes),
+                                              options);
+        write(env, dst, n, out.data());
+        check_java(env);
+        return run_info(env, info);
+    });
+}
+
+jobjectArray cuda_devices(JNIEnv* env) {
+    const std::vector<fm::DeviceInfo> devices = fm::cuda_devices();
+    jclass cls = env->FindClass("org/fastmedian/DeviceInfo");
+    check_java(env);
+    jmethodID ctor = env->GetMethodID(cls, "<init>", "(ILjava/lang/String;IIJ)V");
+    check_java(env);
+    jobjectArray result = env->NewObjectArray(static_cast<jsize>(devices.size()), cls, nullptr);
+    check_java(env);
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const fm::DeviceInfo& d = devices[i];
+        jstring name = java_string(env, d.name);
+        jobject info = env->NewObject(cls, ctor, static_cast<jint>(d.index), name,
+                                      static_cast<jint>(d.compute_major),
+                                      static_cast<jint>(d.compute_minor),
+                                      static_cast<jlong>(d.memory_bytes));
+        check_java(env);
+        env->SetObjectArrayElement(result, static_cast<jsize>(i), info);
+        env->DeleteLocalRef(info);
+        env->DeleteLocalRef(name);
+    }
+    return result;
+}
+
+}  // namespace
+
+extern "C" {
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_medianU8(
+    JNIEnv* env, jclass, jbyteArray src, jbyteArray dst, jint width, jint height, jint planes,
+    jboolean circle, jint size, jdouble radius, jstring border, jdouble cval, jstring backend,
+    jint device) {
+    return median<std::uint8_t>(env, src, dst, width, height, planes, circle, size, radius,
+                                border, cval, backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_medianU16(
+    JNIEnv* env, jclass, jshortArray src, jshortArray dst, jint width, jint height, jint planes,
+    jboolean circle, jint size, jdouble radius, jstring border, jdouble cval, jstring backend,
+    jint device) {
+    return median<std::uint16_t>(env, src, dst, width, height, planes, circle, size, radius,
+                                 border, cval, backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_medianF32(
+    JNIEnv* env, jclass, jfloatArray src, jfloatArray dst, jint width, jint height, jint planes,
+    jboolean circle, jint size, jdouble radius, jstring border, jdouble cval, jstring backend,
+    jint device) {
+    return median<float>(env, src, dst, width, height, planes, circle, size, radius, border,
+                         cval, backend, device);
+}
+
+JNIEXPORT jstring JNICALL Java_org_fastmedian_Natives_version(JNIEnv* env, jclass) {
+    return guarded<jstring>(env, nullptr, [&] { return java_string(env, fm::version()); });
+}
+
+JNIEXPORT jboolean JNICALL Java_org_fastmedian_Natives_cudaCompiled(JNIEnv*, jclass) {
+    return fm::cuda_compiled() ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT jobjectArray JNICALL Java_org_fastmedian_Natives_cudaDevices(JNIEnv* env, jclass) {
+    return guarded<jobjectArray>(env, nullptr, [&] { return cuda_devices(env); });
+}
+
+JNIEXPORT jstring JNICALL Java_org_fastmedian_Natives_cudaUnavailableReason(JNIEnv* env,
+                                                                             jclass) {
+    return guarded<jstring>(env, nullptr,
+                            [&] { return java_string(env, fm::cuda_unavailable_reason()); });
+}
+
+}  // extern "C"
