@@ -1,30 +1,57 @@
 #!/usr/bin/env bash
-# Runs the native GPU suites on the device machine (through the device tool), from a build made
-# here for sm_90 and carried as build/ (the device machine has no GoogleTest or libtiff):
-#   cmake --preset default && cmake --build --preset default
-#   device run: scripts/device-tests.sh   (carry: build)
+# Runs the native GPU checks on the GPU machine (through the device tool) from a build made
+# here for sm_90 and carried as build/ (the GPU machine has no GoogleTest, libtiff or shared/):
+#   here:   cmake --preset default && cmake --build --preset default && scripts/device-tests.sh prepare
+#   device: scripts/device-tests.sh          (carry: build)
+# Checks: the GoogleTest suites (CUDA against the CPU reference), compute-sanitizer memcheck,
+# and the CLI with --backend cuda against --backend cpu on the real images of shared/data.
 # Logs go to $OUT; a short summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = prepare ]; then
+  # libtiff and its codecs, and the shared images, travel inside build/.
+  mkdir -p build/device/lib build/device/data
+  ldd build/native/src/cli/fastmedian | awk '/=> \// {print $3}' |
+    grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*|libfastmedian)\.so' |
+    xargs -I{} cp -L {} build/device/lib/
+  cp ../shared/data/*.tif build/device/data/
+  du -sh build
+  exit 0
+fi
+
 out=${OUT:-/tmp/fastmedian-device}
 mkdir -p "$out"
-export LD_LIBRARY_PATH=$PWD/build/native/src${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-
+export LD_LIBRARY_PATH=$PWD/build/native/src:$PWD/build/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+
 summary=()
-for t in fastmedian_core_tests fastmedian_cuda_tests; do
-  build/tests/$t --gtest_brief=1 >"$out/$t.log" 2>&1
-  rc=$?
-  summary+=("$t rc=$rc: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/$t.log" | tr '\n' ' ')")
+for bin in build/tests/fastmedian_core_tests build/tests/fastmedian_cuda_tests; do
+  t=$(basename "$bin")
+  "$bin" --gtest_brief=1 >"$out/$t.log" 2>&1
+  summary+=("$t rc=$?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/$t.log" | tr '\n' ' ')")
 done
-if command -v compute-sanitizer >/dev/null; then
-  compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/fastmedian_cuda_tests \
-    --gtest_filter='*LargerImage*:*OddShapes*' --gtest_brief=1 >"$out/memcheck.log" 2>&1
-  summary+=("memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)")
-fi
-if [ -x build/native/src/cli/fastmedian ]; then
-  build/native/src/cli/fastmedian info >"$out/cli.log" 2>&1
-  build/native/src/cli/fastmedian demo --out "$out/demo.tif" >>"$out/cli.log" 2>&1
-  summary+=("cli demo rc=$?: $(tail -1 "$out/cli.log")")
-fi
+
+compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/fastmedian_cuda_tests \
+  --gtest_filter='*LargerImage*:*OddShapes*' --gtest_brief=1 >"$out/memcheck.log" 2>&1
+summary+=("memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)")
+
+# The CLI on real images: CUDA output must equal CPU output byte for byte.
+cli=build/native/src/cli/fastmedian
+$cli info >"$out/cli.log" 2>&1
+same=0 differ=0
+for img in embryos_grey BPAE_actin cancer_cell_migration_crop Bead_Image1_crop; do
+  for win in "--size 3" "--size 7" "--radius 2" "--radius 5"; do
+    for border in replicate reflect mirror constant wrap; do
+      args=(median "build/device/data/$img.tif" /tmp/fm_cpu.tif $win --border "$border" --backend cpu)
+      $cli "${args[@]}" >>"$out/cli.log" 2>&1
+      $cli median "build/device/data/$img.tif" /tmp/fm_gpu.tif $win --border "$border" \
+        --backend cuda >>"$out/cli.log" 2>&1
+      if cmp -s /tmp/fm_cpu.tif /tmp/fm_gpu.tif; then same=$((same + 1))
+      else differ=$((differ + 1)); echo "DIFFER: $img $win $border" >>"$out/cli.log"; fi
+    done
+  done
+done
+summary+=("cli real images, cuda vs cpu: $same identical, $differ different")
+summary+=("cli demo: $($cli demo --out "$out/demo.tif" 2>&1 | grep -E '^median')")
 printf '%s\n' "${summary[@]}"
