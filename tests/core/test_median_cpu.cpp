@@ -8,13 +8,12 @@
 #include "support/test_images.hpp"
 
 namespace fm = fastmedian;
+using fmtest::kAllBorders;
+using fmtest::kAllTypes;
 using fmtest::Stack;
 
 namespace {
 
-constexpr fm::Border kBorders[] = {fm::Border::replicate, fm::Border::reflect, fm::Border::mirror,
-                                   fm::Border::constant, fm::Border::wrap};
-constexpr fm::PixelType kTypes[] = {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32};
 
 fm::MedianOptions cpu_options(fm::Window w, fm::Border b, double cval = 7.0) {
     fm::MedianOptions o;
@@ -60,8 +59,8 @@ TEST(MedianCpu, RandomImagesEveryTypeBorderAndWindow) {
                                   fm::Window::circle(0.5), fm::Window::circle(1.5),
                                   fm::Window::circle(2.5), fm::Window::circle(3)};
     std::uint32_t seed = 1;
-    for (fm::PixelType t : kTypes)
-        for (fm::Border b : kBorders)
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
             for (const fm::Window& w : windows) {
                 Stack src(t, 13, 9, 2);
                 fmtest::fill_random(src, seed++);
@@ -74,8 +73,8 @@ TEST(MedianCpu, RandomImagesEveryTypeBorderAndWindow) {
 TEST(MedianCpu, OddShapesAndWindowsLargerThanTheImage) {
     const std::pair<int, int> shapes[] = {{1, 1}, {1, 7}, {7, 1}, {2, 3}, {3, 2}, {5, 4}};
     std::uint32_t seed = 100;
-    for (fm::PixelType t : kTypes)
-        for (fm::Border b : kBorders)
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
             for (auto [w, h] : shapes)
                 for (int k : {3, 9, 15}) {
                     Stack src(t, w, h);
@@ -88,8 +87,8 @@ TEST(MedianCpu, OddShapesAndWindowsLargerThanTheImage) {
 
 TEST(MedianCpu, TiesAndConstantImages) {
     std::uint32_t seed = 200;
-    for (fm::PixelType t : kTypes)
-        for (fm::Border b : kBorders) {
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders) {
             Stack ties(t, 31, 17, 1);
             fmtest::fill_random(ties, seed++, 3);
             expect_matches_naive(ties, cpu_options(fm::Window::square(5), b, 1.0), "ties");
@@ -104,7 +103,7 @@ TEST(MedianCpu, TiesAndConstantImages) {
 
 TEST(MedianCpu, FloatSpecialsFollowTheDocumentedOrder) {
     std::uint32_t seed = 300;
-    for (fm::Border b : kBorders)
+    for (fm::Border b : kAllBorders)
         for (double fraction : {0.1, 0.5, 0.9}) {
             Stack src(fm::PixelType::f32, 23, 14, 2);
             fmtest::fill_random(src, seed++);

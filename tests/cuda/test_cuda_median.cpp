@@ -6,13 +6,12 @@
 #include "support/test_images.hpp"
 
 namespace fm = fastmedian;
+using fmtest::kAllBorders;
+using fmtest::kAllTypes;
 using fmtest::Stack;
 
 namespace {
 
-constexpr fm::Border kBorders[] = {fm::Border::replicate, fm::Border::reflect, fm::Border::mirror,
-                                   fm::Border::constant, fm::Border::wrap};
-constexpr fm::PixelType kTypes[] = {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32};
 
 class CudaMedian : public ::testing::Test {
 protected:
@@ -58,8 +57,8 @@ TEST_F(CudaMedian, RandomEveryTypeBorderAndWindow) {
                                   fm::Window::circle(2.5), fm::Window::circle(5),
                                   fm::Window::circle(10)};
     std::uint32_t seed = 1;
-    for (fm::PixelType t : kTypes)
-        for (fm::Border b : kBorders)
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
             for (const fm::Window& w : windows) {
                 Stack src(t, 67, 45, 2);
                 fmtest::fill_random(src, seed++);
@@ -70,8 +69,8 @@ TEST_F(CudaMedian, RandomEveryTypeBorderAndWindow) {
 TEST_F(CudaMedian, OddShapesAndWindowsLargerThanTheImage) {
     const std::pair<int, int> shapes[] = {{1, 1}, {1, 9}, {9, 1}, {2, 3}, {33, 1}, {257, 3}};
     std::uint32_t seed = 500;
-    for (fm::PixelType t : kTypes)
-        for (fm::Border b : kBorders)
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
             for (auto [w, h] : shapes)
                 for (int k : {3, 15, 65}) {
                     Stack src(t, w, h, 1);
@@ -84,8 +83,8 @@ TEST_F(CudaMedian, OddShapesAndWindowsLargerThanTheImage) {
 
 TEST_F(CudaMedian, TiesConstantsAndFloatSpecials) {
     std::uint32_t seed = 900;
-    for (fm::PixelType t : kTypes)
-        for (fm::Border b : kBorders) {
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders) {
             Stack ties(t, 129, 70, 1);
             fmtest::fill_random(ties, seed++, 2);
             expect_cuda_equals_cpu(ties, fm::Window::square(5), b, 1.0, "ties");
@@ -93,7 +92,7 @@ TEST_F(CudaMedian, TiesConstantsAndFloatSpecials) {
             fmtest::fill_random(flat, seed++, 1);
             expect_cuda_equals_cpu(flat, fm::Window::circle(3), b, 0.0, "constant image");
         }
-    for (fm::Border b : kBorders)
+    for (fm::Border b : kAllBorders)
         for (double fraction : {0.05, 0.5, 0.95}) {
             Stack src(fm::PixelType::f32, 97, 61, 2);
             fmtest::fill_random(src, seed++);
@@ -104,7 +103,7 @@ TEST_F(CudaMedian, TiesConstantsAndFloatSpecials) {
 }
 
 TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
-    for (fm::PixelType t : kTypes) {
+    for (fm::PixelType t : kAllTypes) {
         Stack src(t, 1031, 517, 1);
         fmtest::fill_random(src, 77);
         expect_cuda_equals_cpu(src, fm::Window::square(5), fm::Border::reflect, 0.0,

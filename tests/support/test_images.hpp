@@ -13,6 +13,13 @@
 
 namespace fmtest {
 
+constexpr fastmedian::Border kAllBorders[] = {
+    fastmedian::Border::replicate, fastmedian::Border::reflect, fastmedian::Border::mirror,
+    fastmedian::Border::constant, fastmedian::Border::wrap};
+constexpr fastmedian::PixelType kAllTypes[] = {fastmedian::PixelType::u8,
+                                               fastmedian::PixelType::u16,
+                                               fastmedian::PixelType::f32};
+
 // An owning stack whose rows and planes carry padding, so stride bugs show.
 struct Stack {
     fastmedian::PixelType type = fastmedian::PixelType::u8;
