@@ -55,6 +55,11 @@ TEST(Validation, BadArgumentsNameTheParameterAndTouchNothing) {
         {"bad backend", "backend",
          [](auto&, auto&, auto& o) { o.backend = static_cast<fm::Backend>(7); }},
         {"negative device", "device", [](auto&, auto&, auto& o) { o.device = -1; }},
+        {"mixed memory", "dst.memory", [](auto&, auto& d, auto&) { d.memory = fm::Memory::cuda; }},
+        {"cuda memory on the cpu backend", "src.memory",
+         [](auto& s, auto& d, auto&) { s.memory = d.memory = fm::Memory::cuda; }},
+        {"stream with host memory", "cuda_stream",
+         [](auto&, auto&, auto& o) { o.cuda_stream = &o; }},
     };
     for (const Case& c : cases) {
         Stack src(fm::PixelType::u8, 16, 8, 2), dst(fm::PixelType::u8, 16, 8, 2);

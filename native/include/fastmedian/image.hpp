@@ -1,4 +1,4 @@
-// Non-owning views of 2D images and stacks of planes in host memory.
+// Non-owning views of 2D images and stacks of planes, in host memory or in CUDA device memory.
 // Strides are in bytes, so views can describe sub-rectangles, padded rows and interleaved
 // planes. A 2D image is a stack of one plane.
 #pragma once
@@ -12,6 +12,10 @@ enum class PixelType { u8, u16, f32 };
 
 std::size_t pixel_size(PixelType type) noexcept;
 const char* pixel_type_name(PixelType type) noexcept;
+
+// Where a view's pixels live. `cuda`: memory of the CUDA device named by the call's options
+// (cudaMalloc'd, or managed); such views are filtered on that device with no copies.
+enum class Memory { host, cuda };
 
 template <class T> struct PixelTypeOf;
 template <> struct PixelTypeOf<std::uint8_t> { static constexpr PixelType value = PixelType::u8; };
@@ -27,6 +31,7 @@ struct BasicImageView {
     std::int64_t planes = 1;
     std::int64_t row_stride = 0;    // bytes between the starts of two rows
     std::int64_t plane_stride = 0;  // bytes between the starts of two planes
+    Memory memory = Memory::host;
 
     // A dense stack: rows and planes packed with no padding.
     template <class T, class P>
@@ -71,6 +76,7 @@ inline ConstImageView as_const(const ImageView& v) {
     c.planes = v.planes;
     c.row_stride = v.row_stride;
     c.plane_stride = v.plane_stride;
+    c.memory = v.memory;
     return c;
 }
 

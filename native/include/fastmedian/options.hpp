@@ -50,6 +50,9 @@ struct MedianOptions {
     double cval = 0.0;                      // the outside value for Border::constant
     Backend backend = Backend::automatic;   // automatic: the first CUDA device if any, else CPU
     int device = 0;                         // CUDA device index, for Backend::cuda
+    // For views in Memory::cuda only: a cudaStream_t to enqueue the work on, and the call
+    // returns without waiting for it. nullptr: the call returns once the output is written.
+    void* cuda_stream = nullptr;
 };
 
 // What actually ran, for logs ("median 3x3 on cuda:0 NVIDIA H100 in 1.2 ms").

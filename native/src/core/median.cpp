@@ -16,9 +16,9 @@ namespace fastmedian {
 
 namespace {
 
-// The CUDA device a call should use, or -1 for the CPU. Throws when CUDA was asked for by name
-// and cannot serve.
-RunInfo choose_backend(const MedianOptions& o) {
+// The backend and device a call runs on. Throws when CUDA is required (asked for by name, or
+// the views are in CUDA memory) and cannot serve.
+RunInfo choose_backend(const MedianOptions& o, Memory memory) {
     RunInfo info;
     if (o.backend == Backend::cpu) {
         info.device_name = "CPU";
@@ -31,7 +31,7 @@ RunInfo choose_backend(const MedianOptions& o) {
         info.device_name = devices[o.device].name;
         return info;
     }
-    if (o.backend == Backend::cuda) {
+    if (o.backend == Backend::cuda || memory == Memory::cuda) {
         const std::string why = devices.empty()
             ? cuda_unavailable_reason()
             : "device " + std::to_string(o.device) + " does not exist (" +
@@ -47,10 +47,11 @@ RunInfo choose_backend(const MedianOptions& o) {
 RunInfo median2d(const ConstImageView& src, const ImageView& dst, const MedianOptions& options) {
     detail::validate_median(src, dst, options);
     const detail::Footprint fp = detail::make_footprint(options.window);
-    const RunInfo info = choose_backend(options);
+    const RunInfo info = choose_backend(options, src.memory);
 #ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
-        detail::median2d_cuda(src, dst, fp, options.border, options.cval, info.device);
+        detail::median2d_cuda(src, dst, fp, options.border, options.cval, info.device,
+                              options.cuda_stream);
         return info;
     }
 #endif

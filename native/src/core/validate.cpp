@@ -43,6 +43,7 @@ ByteRange extent(const ConstImageView& v) {
 void validate_view(const ConstImageView& v, const char* name) {
     const std::string n(name);
     if (!valid_type(v.type)) fail(n + ".type is not one of u8, u16, f32");
+    if (v.memory != Memory::host && v.memory != Memory::cuda) fail(n + ".memory is not host or cuda");
     if (v.data == nullptr) fail(n + ".data is null");
     if (v.width < 1) fail(n + ".width must be at least 1, got " + describe(v.width));
     if (v.height < 1) fail(n + ".height must be at least 1, got " + describe(v.height));
@@ -101,6 +102,11 @@ void validate_median(const ConstImageView& src, const ImageView& dst, const Medi
         default: fail("backend is not one of auto, cpu, cuda");
     }
     if (o.device < 0) fail("device must be at least 0, got " + describe(o.device));
+    if (dst.memory != src.memory) fail("dst.memory differs from src.memory");
+    if (src.memory == Memory::cuda && o.backend == Backend::cpu)
+        fail("backend cpu cannot filter views in Memory::cuda (src.memory); use auto or cuda");
+    if (src.memory == Memory::host && o.cuda_stream != nullptr)
+        fail("cuda_stream applies only to views in Memory::cuda");
 }
 
 }  // namespace fastmedian::detail

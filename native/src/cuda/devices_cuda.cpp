@@ -7,7 +7,9 @@ namespace fastmedian {
 
 bool cuda_compiled() noexcept { return true; }
 
-std::vector<DeviceInfo> cuda_devices() {
+namespace {
+
+std::vector<DeviceInfo> query_devices() {
     std::vector<DeviceInfo> devices;
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -25,6 +27,15 @@ std::vector<DeviceInfo> cuda_devices() {
         d.memory_bytes = prop.totalGlobalMem;
         devices.push_back(d);
     }
+    return devices;
+}
+
+}  // namespace
+
+// Queried once per process: devices do not come and go under a running CUDA runtime, and every
+// filter call asks.
+std::vector<DeviceInfo> cuda_devices() {
+    static const std::vector<DeviceInfo> devices = query_devices();
     return devices;
 }
 

@@ -1,15 +1,15 @@
-// Host side of the CUDA median: copy each plane to the device, run the kernel, copy it back.
-// Buffers are allocated per call here; the transfer pipeline (pinned staging, streams, reuse)
-// is later work.
+// Host side of the CUDA median. Views in device memory are filtered in place on the caller's
+// stream; host views go through one pitched device plane at a time (the transfer pipeline with
+// pinned staging and overlapping streams is later work).
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <string>
-#include <utility>
 
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
+#include "cuda/median_dispatch.hpp"
 #include "fastmedian/errors.hpp"
-#include "median_bisect.cuh"
 #include "order_key.cuh"
 
 namespace fastmedian::detail {
@@ -25,7 +25,6 @@ void check(cudaError_t e, const char* what) {
 
 class DeviceBuffer {
 public:
-    explicit DeviceBuffer(std::size_t bytes) { check(cudaMalloc(&ptr_, bytes), "cudaMalloc"); }
     DeviceBuffer(std::size_t width_bytes, std::size_t height) {
         check(cudaMallocPitch(&ptr_, &pitch_, width_bytes, height), "cudaMallocPitch");
     }
@@ -33,68 +32,100 @@ public:
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     void* get() const { return ptr_; }
-    std::size_t pitch() const { return pitch_; }
+    std::int64_t pitch() const { return static_cast<std::int64_t>(pitch_); }
 
 private:
     void* ptr_ = nullptr;
     std::size_t pitch_ = 0;
 };
 
-template <class T>
-std::uint32_t outside_key(double cval) {
-    return kernels::OrderKey<T>::to_key(constant_value<T>(cval));
+// A view in Memory::cuda must really be memory that `device` can read and write.
+void check_device_pointer(const void* p, int device, const char* name) {
+    cudaPointerAttributes attr{};
+    const cudaError_t e = cudaPointerGetAttributes(&attr, p);
+    cudaGetLastError();
+    const bool ok = e == cudaSuccess &&
+                    ((attr.type == cudaMemoryTypeDevice && attr.device == device) ||
+                     attr.type == cudaMemoryTypeManaged);
+    if (!ok)
+        throw Error(ErrorCode::invalid_argument,
+                    std::string(name) + " is not memory of CUDA device " + std::to_string(device) +
+                        " (views in Memory::cuda need cudaMalloc'd or managed memory)");
+}
+
+std::uint32_t outside_key(PixelType type, double cval) {
+    switch (type) {
+        case PixelType::u8: return kernels::OrderKey<std::uint8_t>::to_key(constant_value<std::uint8_t>(cval));
+        case PixelType::u16: return kernels::OrderKey<std::uint16_t>::to_key(constant_value<std::uint16_t>(cval));
+        case PixelType::f32: return kernels::OrderKey<float>::to_key(constant_value<float>(cval));
+    }
+    return 0;
+}
+
+kernels::PlanesArgs planes_args(const ConstImageView& src, Border border, double cval) {
+    kernels::PlanesArgs a{};
+    a.width = static_cast<int>(src.width);
+    a.height = static_cast<int>(src.height);
+    a.border = static_cast<int>(border);
+    a.outside_key = outside_key(src.type, cval);
+    return a;
+}
+
+void median_device_views(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                         Border border, double cval, int device, cudaStream_t stream) {
+    check_device_pointer(src.data, device, "src.data");
+    check_device_pointer(dst.data, device, "dst.data");
+    kernels::PlanesArgs a = planes_args(src, border, cval);
+    a.src_pitch = src.row_stride;
+    a.src_plane_stride = src.plane_stride;
+    a.dst_pitch = dst.row_stride;
+    a.dst_plane_stride = dst.plane_stride;
+    constexpr std::int64_t kMaxPlanesPerLaunch = 65535;  // grid.z
+    for (std::int64_t z = 0; z < src.planes; z += kMaxPlanesPerLaunch) {
+        a.src = src.plane(z);
+        a.dst = dst.plane(z);
+        a.planes = static_cast<int>(std::min(kMaxPlanesPerLaunch, src.planes - z));
+        check(launch_median(a, fp, src.type, stream), "kernel launch (median)");
+    }
+}
+
+void median_host_views(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                       Border border, double cval, cudaStream_t stream) {
+    const std::size_t row_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
+    const auto height = static_cast<std::size_t>(src.height);
+    DeviceBuffer d_src(row_bytes, height), d_dst(row_bytes, height);
+    kernels::PlanesArgs a = planes_args(src, border, cval);
+    a.src = d_src.get();
+    a.src_pitch = d_src.pitch();
+    a.dst = d_dst.get();
+    a.dst_pitch = d_dst.pitch();
+    a.planes = 1;
+    for (std::int64_t z = 0; z < src.planes; ++z) {
+        check(cudaMemcpy2DAsync(d_src.get(), d_src.pitch(), src.plane(z),
+                                static_cast<std::size_t>(src.row_stride), row_bytes, height,
+                                cudaMemcpyHostToDevice, stream),
+              "cudaMemcpy2DAsync (upload)");
+        check(launch_median(a, fp, src.type, stream), "kernel launch (median)");
+        check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride),
+                                d_dst.get(), d_dst.pitch(), row_bytes, height,
+                                cudaMemcpyDeviceToHost, stream),
+              "cudaMemcpy2DAsync (download)");
+    }
+    check(cudaStreamSynchronize(stream), "median on the GPU");
 }
 
 }  // namespace
 
 void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                   Border border, double cval, int device) {
+                   Border border, double cval, int device, void* cuda_stream) {
     check(cudaSetDevice(device), "cudaSetDevice");
-    const std::size_t row_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
-    const auto height = static_cast<std::size_t>(src.height);
-    DeviceBuffer d_src(row_bytes, height), d_dst(row_bytes, height);
-    DeviceBuffer d_half_width(fp.half_width.size() * sizeof(int));
-    check(cudaMemcpy(d_half_width.get(), fp.half_width.data(), fp.half_width.size() * sizeof(int),
-                     cudaMemcpyHostToDevice),
-          "cudaMemcpy (window)");
-
-    kernels::MedianBisectArgs args{};
-    args.src = d_src.get();
-    args.src_pitch = static_cast<std::int64_t>(d_src.pitch());
-    args.dst = d_dst.get();
-    args.dst_pitch = static_cast<std::int64_t>(d_dst.pitch());
-    args.width = static_cast<int>(src.width);
-    args.height = static_cast<int>(src.height);
-    args.half_width = static_cast<const int*>(d_half_width.get());
-    args.radius_y = fp.radius_y;
-    args.border = static_cast<int>(border);
-    args.rank = static_cast<int>(fp.rank());
-
-    cudaError_t (*launch)(const kernels::MedianBisectArgs&, cudaStream_t) = nullptr;
-    switch (src.type) {
-        case PixelType::u8:
-            launch = kernels::launch_median_bisect_u8;
-            args.outside_key = outside_key<std::uint8_t>(cval);
-            break;
-        case PixelType::u16:
-            launch = kernels::launch_median_bisect_u16;
-            args.outside_key = outside_key<std::uint16_t>(cval);
-            break;
-        case PixelType::f32:
-            launch = kernels::launch_median_bisect_f32;
-            args.outside_key = outside_key<float>(cval);
-            break;
-    }
-
-    for (std::int64_t z = 0; z < src.planes; ++z) {
-        check(cudaMemcpy2D(d_src.get(), d_src.pitch(), src.plane(z),
-                           static_cast<std::size_t>(src.row_stride), row_bytes, height,
-                           cudaMemcpyHostToDevice),
-              "cudaMemcpy2D (upload)");
-        check(launch(args, nullptr), "kernel launch (median_bisect)");
-        check(cudaMemcpy2D(dst.plane(z), static_cast<std::size_t>(dst.row_stride), d_dst.get(),
-                           d_dst.pitch(), row_bytes, height, cudaMemcpyDeviceToHost),
-              "cudaMemcpy2D (download)");
+    if (src.memory == Memory::cuda) {
+        const auto stream = static_cast<cudaStream_t>(cuda_stream);
+        median_device_views(src, dst, fp, border, cval, device,
+                            stream != nullptr ? stream : cudaStreamPerThread);
+        if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "median on the GPU");
+    } else {
+        median_host_views(src, dst, fp, border, cval, cudaStreamPerThread);
     }
 }
 

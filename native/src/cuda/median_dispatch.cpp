@@ -1,0 +1,32 @@
+#include "cuda/median_dispatch.hpp"
+
+#include <algorithm>
+
+#include "median_bisect.cuh"
+
+namespace fastmedian::detail {
+
+namespace {
+
+kernels::RunsWindow runs_window(const Footprint& fp) {
+    kernels::RunsWindow w{};
+    w.radius_y = fp.radius_y;
+    w.rank = static_cast<int>(fp.rank());
+    std::copy(fp.half_width.begin(), fp.half_width.end(), w.half_width);
+    return w;
+}
+
+}  // namespace
+
+cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp, PixelType type,
+                          cudaStream_t stream) {
+    const kernels::RunsWindow w = runs_window(fp);
+    switch (type) {
+        case PixelType::u8: return kernels::launch_median_bisect_u8(planes, w, stream);
+        case PixelType::u16: return kernels::launch_median_bisect_u16(planes, w, stream);
+        case PixelType::f32: return kernels::launch_median_bisect_f32(planes, w, stream);
+    }
+    return cudaErrorInvalidValue;
+}
+
+}  // namespace fastmedian::detail

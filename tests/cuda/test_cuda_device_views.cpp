@@ -1,0 +1,104 @@
+// Views in CUDA memory: filtered on the device with no copies, on the caller's stream or
+// synchronously, with padded pitches; host memory passed as device memory is refused.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include "fastmedian/fastmedian.hpp"
+#include "support/test_images.hpp"
+
+namespace fm = fastmedian;
+using fmtest::kAllBorders;
+using fmtest::kAllTypes;
+using fmtest::Stack;
+
+namespace {
+
+// Device memory holding a copy of a host Stack, with the same strides.
+class DeviceCopy {
+public:
+    explicit DeviceCopy(const Stack& s) : bytes_(s.bytes.size()) {
+        if (cudaMalloc(&ptr_, bytes_) != cudaSuccess) throw std::runtime_error("cudaMalloc");
+        if (cudaMemcpy(ptr_, s.bytes.data(), bytes_, cudaMemcpyHostToDevice) != cudaSuccess)
+            throw std::runtime_error("cudaMemcpy");
+    }
+    ~DeviceCopy() { cudaFree(ptr_); }
+    DeviceCopy(const DeviceCopy&) = delete;
+    DeviceCopy& operator=(const DeviceCopy&) = delete;
+    fm::ImageView view(const Stack& s) const {
+        fm::ImageView v;
+        v.data = static_cast<std::uint8_t*>(ptr_);
+        v.type = s.type;
+        v.width = s.width;
+        v.height = s.height;
+        v.planes = s.planes;
+        v.row_stride = s.row_stride;
+        v.plane_stride = s.plane_stride;
+        v.memory = fm::Memory::cuda;
+        return v;
+    }
+    void copy_to(Stack& s) const {
+        ASSERT_EQ(cudaMemcpy(s.bytes.data(), ptr_, bytes_, cudaMemcpyDeviceToHost), cudaSuccess);
+    }
+
+private:
+    void* ptr_ = nullptr;
+    std::size_t bytes_;
+};
+
+class CudaDeviceViews : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (fm::cuda_devices().empty())
+            GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
+    }
+};
+
+}  // namespace
+
+TEST_F(CudaDeviceViews, EqualTheHostPathOnEveryTypeAndBorder) {
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    std::uint32_t seed = 1;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (bool use_stream : {false, true}) {
+                Stack src(t, 131, 37, 3, 7, 2), want(t, 131, 37, 3), got(t, 131, 37, 3, 7, 2);
+                fmtest::fill_random(src, seed++);
+                fm::MedianOptions o;
+                o.window = fm::Window::square(5);
+                o.border = b;
+                o.cval = 4.0;
+                o.backend = fm::Backend::cpu;
+                fm::median2d(src.cview(), want.view(), o);
+
+                DeviceCopy d_src(src), d_dst(got);  // got's poison travels to the device too
+                o.backend = fm::Backend::automatic;
+                o.cuda_stream = use_stream ? stream : nullptr;
+                const fm::RunInfo info =
+                    fm::median2d(fm::as_const(d_src.view(src)), d_dst.view(got), o);
+                EXPECT_EQ(info.backend, fm::Backend::cuda);
+                if (use_stream) ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+                d_dst.copy_to(got);
+                EXPECT_EQ(fmtest::first_difference(want, got), "")
+                    << fm::pixel_type_name(t) << " " << fm::border_name(b)
+                    << (use_stream ? " on a stream" : " synchronous");
+            }
+    cudaStreamDestroy(stream);
+}
+
+TEST_F(CudaDeviceViews, HostMemoryMarkedAsDeviceIsRefused) {
+    Stack src(fm::PixelType::u8, 16, 16), dst(fm::PixelType::u8, 16, 16);
+    fmtest::fill_random(src, 3);
+    fm::ImageView s = src.view(), d = dst.view();
+    s.memory = d.memory = fm::Memory::cuda;
+    const auto before = dst.bytes;
+    try {
+        fm::median2d(fm::as_const(s), d, fm::MedianOptions{});
+        FAIL() << "host memory accepted as device memory";
+    } catch (const fm::Error& e) {
+        EXPECT_EQ(e.code(), fm::ErrorCode::invalid_argument);
+        EXPECT_NE(std::string(e.what()).find("src.data"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(dst.bytes, before);
+}
