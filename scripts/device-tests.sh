@@ -23,7 +23,7 @@ fi
 out=${OUT:-/tmp/fastmedian-device}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/build/native/src:$PWD/build/device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 summary=()
 for bin in build/tests/fastmedian_core_tests build/tests/fastmedian_cuda_tests; do
@@ -53,5 +53,5 @@ for img in embryos_grey BPAE_actin cancer_cell_migration_crop Bead_Image1_crop; 
   done
 done
 summary+=("cli real images, cuda vs cpu: $same identical, $differ different")
-summary+=("cli demo: $($cli demo --out "$out/demo.tif" 2>&1 | grep -E '^median')")
+summary+=("cli demo: $($cli demo --out /tmp/fm_demo.tif 2>&1 | grep -E '^median')")
 printf '%s\n' "${summary[@]}"

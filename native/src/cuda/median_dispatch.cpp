@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "median_bisect.cuh"
+#include "median_tile_select.cuh"
 
 namespace fastmedian::detail {
 
@@ -21,6 +22,13 @@ kernels::RunsWindow runs_window(const Footprint& fp) {
 cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp, PixelType type,
                           cudaStream_t stream) {
     const kernels::RunsWindow w = runs_window(fp);
+    if (kernels::tile_select_fits(fp.radius_x, fp.radius_y, planes.height)) {
+        switch (type) {
+            case PixelType::u8: return kernels::launch_median_tile_select_u8(planes, w, stream);
+            case PixelType::u16: return kernels::launch_median_tile_select_u16(planes, w, stream);
+            case PixelType::f32: return kernels::launch_median_tile_select_f32(planes, w, stream);
+        }
+    }
     switch (type) {
         case PixelType::u8: return kernels::launch_median_bisect_u8(planes, w, stream);
         case PixelType::u16: return kernels::launch_median_bisect_u16(planes, w, stream);
