@@ -53,7 +53,8 @@ TEST_F(CudaMedian, RandomEveryTypeBorderAndWindow) {
     const fm::Window windows[] = {fm::Window::square(1),  fm::Window::square(3),
                                   fm::Window::square(5),  fm::Window::square(7),
                                   fm::Window::square(11), fm::Window::square(21),
-                                  fm::Window::circle(0.5), fm::Window::circle(1.5),
+                                  fm::Window::circle(0.5), fm::Window::circle(1),
+                                  fm::Window::circle(1.5),
                                   fm::Window::circle(2.5), fm::Window::circle(5),
                                   fm::Window::circle(10)};
     std::uint32_t seed = 1;
@@ -103,10 +104,12 @@ TEST_F(CudaMedian, TiesConstantsAndFloatSpecials) {
 }
 
 TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
-    for (fm::PixelType t : kAllTypes) {
-        Stack src(t, 1031, 517, 1);
-        fmtest::fill_random(src, 77);
-        expect_cuda_equals_cpu(src, fm::Window::square(5), fm::Border::reflect, 0.0,
-                               std::string("1031x517 ") + fm::pixel_type_name(t));
-    }
+    for (fm::PixelType t : kAllTypes)
+        for (int k : {3, 5}) {
+            Stack src(t, 1031, 517, 1);
+            fmtest::fill_random(src, 77);
+            expect_cuda_equals_cpu(src, fm::Window::square(k), fm::Border::reflect, 0.0,
+                                   std::string("1031x517 ") + fm::pixel_type_name(t) + " k=" +
+                                       std::to_string(k));
+        }
 }
