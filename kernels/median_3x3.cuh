@@ -1,7 +1,7 @@
-// The 3x3 median, built to run at the memory limit: each thread computes an 8 x 4 block of
-// outputs from a tile staged in shared memory (border rule applied once per row and column),
-// sorts each column's triples once, sharing the middle pair between two output rows, and
-// takes each median as med3(max of lows, med3 of middles, min of highs).
+// The 3x3 median, built to run near the memory limit: each lane streams down one column,
+// sorts the column's triples once (the middle pair shared by two output rows), and takes each
+// median as med3(max of lows, med3 of middles, min of highs) over its own and its neighbours'
+// triples, exchanged by warp shuffles. No shared memory, no block barrier.
 #pragma once
 
 #include <cuda_runtime_api.h>
