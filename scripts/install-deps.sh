@@ -11,8 +11,9 @@ packages=(
   libmaven-jar-plugin-java libmaven-resources-plugin-java libmaven-install-plugin-java
   # ImageJ run headless under Xvfb for the macro-level tests
   imagej xvfb xauth
-  # CLI-versus-scipy tests, on Debian's /usr/bin/python3
+  # CLI-versus-scipy tests and the Python package (with Dask and Zarr), on Debian's /usr/bin/python3
   python3-numpy python3-scipy python3-tifffile python3-pytest
+  python3-dev pybind11-dev python3-dask python3-distributed python3-zarr
 )
 
 missing=()

@@ -1,0 +1,28 @@
+"""fastmedian: exact median filters for microscopy images and stacks, on NVIDIA GPUs (CUDA) or
+the CPU with the same bits, for uint8, uint16 and float32 arrays.
+
+    fastmedian.median_filter(image, size=5)        # NumPy arrays, scipy.ndimage's names
+    fastmedian.dask.median_filter(array, size=5)   # dask arrays, chunk by chunk
+    fastmedian.zarr.median_filter("in.zarr", "out.zarr", size=(1, 5, 5))
+
+Errors: TypeError and ValueError for bad arguments (naming the parameter); fastmedian.Error and
+its subclasses (BackendUnavailableError, DeviceError, UnsupportedError) for the rest.
+"""
+from ._native import (BackendUnavailableError, DeviceError, Error, UnsupportedError,
+                      __version__)
+from . import _native
+from .filters import median_filter
+
+__all__ = ["median_filter", "devices", "cuda_unavailable_reason", "Error",
+           "BackendUnavailableError", "DeviceError", "UnsupportedError", "__version__"]
+
+
+def devices():
+    """The usable CUDA devices, as dicts (index, name, compute_capability, memory_bytes); empty
+    without a GPU, a driver, or a CUDA build."""
+    return _native.cuda_devices()
+
+
+def cuda_unavailable_reason():
+    """Why CUDA cannot be used here, or "" when at least one device can."""
+    return _native.cuda_unavailable_reason()

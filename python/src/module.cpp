@@ -1,0 +1,137 @@
+// fastmedian._native: the public C++ API for Python, kept thin. Parameter checks that name the
+// Python arguments live in the Python package; this layer maps NumPy arrays to image views
+// without copying, releases the GIL while the library runs, and turns fastmedian::Error into
+// Python exceptions (invalid_argument -> ValueError, the others -> fastmedian.Error subclasses).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <string>
+
+#include "fastmedian/fastmedian.hpp"
+
+namespace py = pybind11;
+namespace fm = fastmedian;
+
+namespace {
+
+// Tags naming the Python exception classes (py::exception wants a distinct C++ type for each).
+struct UnsupportedTag {};
+struct UnavailableTag {};
+struct DeviceErrorTag {};
+
+fm::PixelType pixel_type(const py::array& a, const char* name) {
+    if (a.dtype().is(py::dtype::of<std::uint8_t>())) return fm::PixelType::u8;
+    if (a.dtype().is(py::dtype::of<std::uint16_t>())) return fm::PixelType::u16;
+    if (a.dtype().is(py::dtype::of<float>())) return fm::PixelType::f32;
+    throw py::type_error(std::string(name) + " must be uint8, uint16 or float32, got " +
+                         py::str(a.dtype()).cast<std::string>());
+}
+
+// A (y, x) image or a (planes, y, x) stack whose rows are contiguous; the row and plane strides
+// are taken as they are (the library checks them).
+template <class View, class Byte>
+View image_view(const py::array& a, Byte* data, const char* name) {
+    if (a.ndim() != 2 && a.ndim() != 3)
+        throw py::value_error(std::string(name) + " must have 2 or 3 dimensions, got " +
+                              std::to_string(a.ndim()));
+    View v;
+    v.type = pixel_type(a, name);
+    if (a.strides(a.ndim() - 1) != a.itemsize())
+        throw py::value_error(std::string(name) + " must have contiguous rows");
+    v.data = data;
+    v.width = a.shape(a.ndim() - 1);
+    v.height = a.shape(a.ndim() - 2);
+    v.row_stride = a.strides(a.ndim() - 2);
+    v.planes = a.ndim() == 3 ? a.shape(0) : 1;
+    v.plane_stride = a.ndim() == 3 ? a.strides(0) : v.row_stride * v.height;
+    return v;
+}
+
+fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& window,
+                     const std::string& border, double cval, const std::string& backend,
+                     int device) {
+    if (!dst.writeable()) throw py::value_error("output must be writable");
+    const auto in = image_view<fm::ConstImageView>(
+        src, static_cast<const std::uint8_t*>(src.data()), "image");
+    const auto out = image_view<fm::ImageView>(
+        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output");
+    fm::MedianOptions options;
+    options.window = window;
+    options.border = fm::parse_border(border, "mode");
+    options.cval = cval;
+    options.backend = fm::parse_backend(backend, "backend");
+    options.device = device;
+    py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
+    return fm::median2d(in, out, options);
+}
+
+py::dict device_dict(const fm::DeviceInfo& d) {
+    py::dict r;
+    r["index"] = d.index;
+    r["name"] = d.name;
+    r["compute_capability"] = py::make_tuple(d.compute_major, d.compute_minor);
+    r["memory_bytes"] = d.memory_bytes;
+    return r;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_native, m) {
+    m.doc() = "fastmedian's C++ library (use the fastmedian package, not this module)";
+
+    // fastmedian.Error(RuntimeError) and one subclass per error code that is not a ValueError.
+    static py::exception<fm::Error> error(m, "Error", PyExc_RuntimeError);
+    static py::exception<UnsupportedTag> unsupported(m, "UnsupportedError", error.ptr());
+    static py::exception<UnavailableTag> unavailable(m, "BackendUnavailableError", error.ptr());
+    static py::exception<DeviceErrorTag> device_error(m, "DeviceError", error.ptr());
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const fm::Error& e) {
+            switch (e.code()) {
+                case fm::ErrorCode::invalid_argument:
+                    PyErr_SetString(PyExc_ValueError, e.what());
+                    return;
+                case fm::ErrorCode::unsupported: unsupported(e.what()); return;
+                case fm::ErrorCode::backend_unavailable: unavailable(e.what()); return;
+                case fm::ErrorCode::device_error: device_error(e.what()); return;
+                default: error(e.what()); return;
+            }
+        }
+    });
+
+    py::class_<fm::Window>(m, "Window")
+        .def_static("square", &fm::Window::square, py::arg("size"))
+        .def_static("circle", &fm::Window::circle, py::arg("radius"))
+        .def_readonly("size", &fm::Window::size)
+        .def_readonly("radius", &fm::Window::radius);
+    m.attr("MAX_SIZE") = fm::Window::kMaxSize;
+    m.attr("MAX_RADIUS") = fm::Window::kMaxRadius;
+    m.def("window_half_widths", &fm::window_half_widths, py::arg("window"),
+          "The window's rows as half widths: row i covers dx in [-h[i], h[i]].");
+
+    py::class_<fm::RunInfo>(m, "RunInfo")
+        .def_property_readonly("backend",
+                               [](const fm::RunInfo& r) { return fm::backend_name(r.backend); })
+        .def_readonly("device", &fm::RunInfo::device)
+        .def_readonly("device_name", &fm::RunInfo::device_name)
+        .def("__repr__", [](const fm::RunInfo& r) {
+            return std::string("RunInfo(backend='") + fm::backend_name(r.backend) +
+                   "', device=" + std::to_string(r.device) + ", device_name='" + r.device_name +
+                   "')";
+        });
+
+    m.def("median2d", &median2d, py::arg("image"), py::arg("output"), py::arg("window"),
+          py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
+          "Median of every plane of image into output (same shape and dtype, rows contiguous).");
+    m.def("cuda_compiled", &fm::cuda_compiled);
+    m.def("cuda_devices", [] {
+        py::list r;
+        for (const fm::DeviceInfo& d : fm::cuda_devices()) r.append(device_dict(d));
+        return r;
+    });
+    m.def("cuda_unavailable_reason", &fm::cuda_unavailable_reason);
+    m.attr("__version__") = fm::version();
+}
