@@ -1,7 +1,8 @@
-// The 3x3 median, built to run near the memory limit: each lane streams down one column,
-// sorts the column's triples once (the middle pair shared by two output rows), and takes each
-// median as med3(max of lows, med3 of middles, min of highs) over its own and its neighbours'
-// triples, exchanged by warp shuffles. No shared memory, no block barrier.
+// The 3x3 median, built to run near the memory limit: each lane streams down its columns (two
+// packed as 16-bit halves for u8 and u16, one 32-bit key for f32), sorts the column triples
+// once (the middle pair shared by two output rows), and takes each median as med3(max of lows,
+// med3 of middles, min of highs) over its own and its neighbours' triples, exchanged by warp
+// shuffles. No shared memory, no block barrier.
 #pragma once
 
 #include <cuda_runtime_api.h>
