@@ -1,6 +1,7 @@
 #include "median_3x3.cuh"
 
 #include "border_index.cuh"
+#include "median_lanes.cuh"
 #include "order_key.cuh"
 
 namespace fastmedian::kernels {
@@ -10,44 +11,20 @@ namespace {
 constexpr int kWarpsPerBlock = 4;
 constexpr int kRowsPerBlock = 32;  // each lane streams down this many output rows
 
-// How a lane holds its columns' keys. Scalar: one column per lane, 32-bit keys (f32). Packed:
-// two adjacent columns per lane as 16-bit halves (u8, u16), so each min/max instruction
-// (VIMNMX.U16x2) serves two pixels.
-struct ScalarLanes {
-    static constexpr int kCols = 1;
-    __device__ static std::uint32_t lo(std::uint32_t a, std::uint32_t b) { return min(a, b); }
-    __device__ static std::uint32_t hi(std::uint32_t a, std::uint32_t b) { return max(a, b); }
-    __device__ static std::uint32_t lo3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-        return min(min(a, b), c);  // ptxas fuses this into one VIMNMX3
-    }
-    __device__ static std::uint32_t hi3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-        return max(max(a, b), c);
-    }
-    // The keys one column to the left and to the right of this lane's.
-    __device__ static void neighbours(std::uint32_t v, std::uint32_t& left, std::uint32_t& right) {
-        left = __shfl_up_sync(0xFFFFFFFFu, v, 1);
-        right = __shfl_down_sync(0xFFFFFFFFu, v, 1);
-    }
-};
-
-struct PackedLanes {
-    static constexpr int kCols = 2;
-    __device__ static std::uint32_t lo(std::uint32_t a, std::uint32_t b) { return __vminu2(a, b); }
-    __device__ static std::uint32_t hi(std::uint32_t a, std::uint32_t b) { return __vmaxu2(a, b); }
-    __device__ static std::uint32_t lo3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-        return __vimin3_u16x2(a, b, c);
-    }
-    __device__ static std::uint32_t hi3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-        return __vimax3_u16x2(a, b, c);
-    }
-    // The lane's pair (c, c+1) shifted by one column: (c-1, c) and (c+1, c+2).
-    __device__ static void neighbours(std::uint32_t v, std::uint32_t& left, std::uint32_t& right) {
-        const std::uint32_t l = __shfl_up_sync(0xFFFFFFFFu, v, 1);
-        const std::uint32_t r = __shfl_down_sync(0xFFFFFFFFu, v, 1);
-        left = __byte_perm(l, v, 0x5432);   // l's high half, v's low half
-        right = __byte_perm(v, r, 0x5432);  // v's high half, r's low half
-    }
-};
+// Neighbouring columns' keys by warp shuffle: one column to the left and to the right of this
+// lane's (for packed lanes, the pair (c, c+1) shifted to (c-1, c) and (c+1, c+2)).
+__device__ __forceinline__ void neighbours(ScalarLanes, std::uint32_t v, std::uint32_t& left,
+                                           std::uint32_t& right) {
+    left = __shfl_up_sync(0xFFFFFFFFu, v, 1);
+    right = __shfl_down_sync(0xFFFFFFFFu, v, 1);
+}
+__device__ __forceinline__ void neighbours(PackedLanes, std::uint32_t v, std::uint32_t& left,
+                                           std::uint32_t& right) {
+    const std::uint32_t l = __shfl_up_sync(0xFFFFFFFFu, v, 1);
+    const std::uint32_t r = __shfl_down_sync(0xFFFFFFFFu, v, 1);
+    left = __byte_perm(l, v, 0x5432);   // l's high half, v's low half
+    right = __byte_perm(v, r, 0x5432);  // v's high half, r's low half
+}
 
 template <class L>
 __device__ __forceinline__ std::uint32_t med3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
@@ -60,9 +37,9 @@ template <class L>
 __device__ __forceinline__ std::uint32_t median_of_triples(std::uint32_t lo, std::uint32_t mid,
                                                            std::uint32_t hi) {
     std::uint32_t lo_l, lo_r, mid_l, mid_r, hi_l, hi_r;
-    L::neighbours(lo, lo_l, lo_r);
-    L::neighbours(mid, mid_l, mid_r);
-    L::neighbours(hi, hi_l, hi_r);
+    neighbours(L{}, lo, lo_l, lo_r);
+    neighbours(L{}, mid, mid_l, mid_r);
+    neighbours(L{}, hi, hi_l, hi_r);
     return med3<L>(L::hi3(lo_l, lo, lo_r), med3<L>(mid_l, mid, mid_r), L::lo3(hi_l, hi, hi_r));
 }
 
@@ -136,13 +113,13 @@ cudaError_t launch(const PlanesArgs& a, cudaStream_t stream) {
 bool median_3x3_fits(int height) { return (height + kRowsPerBlock - 1) / kRowsPerBlock <= 65535; }
 
 cudaError_t launch_median_3x3_u8(const PlanesArgs& a, cudaStream_t s) {
-    return launch<std::uint8_t, PackedLanes>(a, s);
+    return launch<std::uint8_t, LanesFor<std::uint8_t>::type>(a, s);
 }
 cudaError_t launch_median_3x3_u16(const PlanesArgs& a, cudaStream_t s) {
-    return launch<std::uint16_t, PackedLanes>(a, s);
+    return launch<std::uint16_t, LanesFor<std::uint16_t>::type>(a, s);
 }
 cudaError_t launch_median_3x3_f32(const PlanesArgs& a, cudaStream_t s) {
-    return launch<float, ScalarLanes>(a, s);
+    return launch<float, LanesFor<float>::type>(a, s);
 }
 
 }  // namespace fastmedian::kernels

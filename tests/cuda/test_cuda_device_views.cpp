@@ -63,7 +63,7 @@ TEST_F(CudaDeviceViews, EqualTheHostPathOnEveryTypeAndBorder) {
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)
             for (bool use_stream : {false, true})
-                for (int k : {3, 5}) {
+                for (int k : {3, 5, 9}) {
                     Stack src(t, 131, 37, 3, 7, 2), want(t, 131, 37, 3), got(t, 131, 37, 3, 7, 2);
                     fmtest::fill_random(src, seed++);
                     fm::MedianOptions o;

@@ -1,10 +1,10 @@
 #include "cuda/median_dispatch.hpp"
 
 #include <algorithm>
-#include <vector>
 
 #include "median_3x3.cuh"
 #include "median_bisect.cuh"
+#include "median_network.cuh"
 #include "median_tile_select.cuh"
 
 namespace fastmedian::detail {
@@ -23,15 +23,27 @@ kernels::RunsWindow runs_window(const Footprint& fp) {
 
 cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp, PixelType type,
                           cudaStream_t stream) {
-    // 3x3 (square k=3 and ImageJ's radius 1): the sorted-triples kernel.
-    if (fp.radius_y == 1 && fp.half_width == std::vector<int>{1, 1, 1} &&
-        kernels::median_3x3_fits(planes.height)) {
+    // A square window (ImageJ's radius 1 is the 3x3 square) of side k?
+    const bool square = std::all_of(fp.half_width.begin(), fp.half_width.end(),
+                                    [&](int h) { return h == fp.radius_y; });
+    const int k = 2 * fp.radius_y + 1;
+    // 3x3: sorted column triples, streamed down columns.
+    if (square && k == 3 && kernels::median_3x3_fits(planes.height)) {
         switch (type) {
             case PixelType::u8: return kernels::launch_median_3x3_u8(planes, stream);
             case PixelType::u16: return kernels::launch_median_3x3_u16(planes, stream);
             case PixelType::f32: return kernels::launch_median_3x3_f32(planes, stream);
         }
     }
+    // Squares 5, 7, 9: generated selection networks in registers.
+    if (square && kernels::median_network_fits(k, planes.height)) {
+        switch (type) {
+            case PixelType::u8: return kernels::launch_median_network_u8(k, planes, stream);
+            case PixelType::u16: return kernels::launch_median_network_u16(k, planes, stream);
+            case PixelType::f32: return kernels::launch_median_network_f32(k, planes, stream);
+        }
+    }
+    // Other windows up to radius 24: radix select over a staged tile; beyond, bisection.
     const kernels::RunsWindow w = runs_window(fp);
     if (kernels::tile_select_fits(fp.radius_x, fp.radius_y, planes.height)) {
         switch (type) {
