@@ -12,9 +12,11 @@ elements above (below) the median were only moved further up (down). Every netwo
 against sorting on random, tie-heavy inputs before it is written. The code calls L::lo / L::hi,
 so one network serves 32-bit keys and packed u16x2 lanes.
 Regenerate after editing:  python3 tools/gen_cuda_median_networks.py
+The test suite runs it with --check, which fails if the checked-in file is not what it writes.
 """
 import pathlib
 import random
+import sys
 
 SIZES = (25, 49, 81)  # 5x5, 7x7, 9x9 windows
 HIGH, LOW = "+inf", "-inf"
@@ -105,8 +107,14 @@ def main():
         out.append(emit(n, ops, result))
         print(f"n={n}: {len(ops)} min/max operations")
     out.append("}  // namespace fastmedian::kernels")
+    text = "\n".join(out) + "\n"
     path = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "median_networks.cuh"
-    path.write_text("\n".join(out) + "\n")
+    if "--check" in sys.argv[1:]:
+        if path.read_text() != text:
+            sys.exit(f"{path} is stale: run python3 tools/gen_cuda_median_networks.py")
+        print(f"{path} is up to date")
+        return
+    path.write_text(text)
     print(f"wrote {path}")
 
 
