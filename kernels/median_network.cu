@@ -11,22 +11,15 @@ namespace {
 
 constexpr int kThreadsX = 32, kThreadsY = 8;
 
-template <int N, class L>
-__device__ __forceinline__ std::uint32_t median_of(const std::uint32_t (&v)[N]) {
-    if constexpr (N == 25) return median_of_25<L>(v);
-    else if constexpr (N == 49) return median_of_49<L>(v);
-    else return median_of_81<L>(v);
-}
-
 // Keys as staged in shared memory: 16 bits where they fit, so packed pairs cost two loads.
 template <class T> struct StagedKey { using type = std::uint16_t; };
 template <> struct StagedKey<float> { using type = std::uint32_t; };
 
-template <int K, class T, class L>
+template <class Mask, class T, class L>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY)
 median_network(const __grid_constant__ PlanesArgs a) {
     using Key = typename StagedKey<T>::type;
-    constexpr int R = K / 2;
+    constexpr int R = Mask::kRadius;
     constexpr int kTileW = kThreadsX * L::kCols, kTileH = kThreadsY;
     constexpr int kInW = kTileW + 2 * R, kInH = kTileH + 2 * R;
     __shared__ Key tile[kInH][kInW];
@@ -54,16 +47,17 @@ median_network(const __grid_constant__ PlanesArgs a) {
     const int lx = threadIdx.x * L::kCols, ly = threadIdx.y;
     const int x = x0 + lx, y = y0 + ly;
     if (x >= a.width || y >= a.height) return;
-    std::uint32_t v[K * K];
+    std::uint32_t v[Mask::kCount];
+    int n = 0;
 #pragma unroll
-    for (int r = 0; r < K; ++r)
+    for (int r = 0; r <= 2 * R; ++r)
 #pragma unroll
-        for (int c = 0; c < K; ++c) {
+        for (int c = R - Mask::half_width(r); c <= R + Mask::half_width(r); ++c) {
             std::uint32_t key = tile[ly + r][lx + c];
             if constexpr (L::kCols == 2) key |= std::uint32_t{tile[ly + r][lx + c + 1]} << 16;
-            v[r * K + c] = key;
+            v[n++] = key;
         }
-    const std::uint32_t m = median_of<K * K, L>(v);
+    const std::uint32_t m = median_of<Mask::kCount, L>(v);
     T* row = reinterpret_cast<T*>(static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride +
                                   static_cast<std::int64_t>(y) * a.dst_pitch);
 #pragma unroll
@@ -72,40 +66,34 @@ median_network(const __grid_constant__ PlanesArgs a) {
             row[x + i] = OrderKey<T>::from_key(L::kCols == 1 ? m : (m >> (16 * i)) & 0xFFFFu);
 }
 
-template <int K, class T>
-cudaError_t launch_k(const PlanesArgs& a, cudaStream_t stream) {
+template <class T>
+cudaError_t launch(int mask, const PlanesArgs& a, cudaStream_t stream) {
+    if (mask < 0 || (a.height + kThreadsY - 1) / kThreadsY > 65535) return cudaErrorInvalidValue;
     using L = typename LanesFor<T>::type;
     constexpr int kTileW = kThreadsX * L::kCols;
     const dim3 grid((a.width + kTileW - 1) / kTileW, (a.height + kThreadsY - 1) / kThreadsY,
                     a.planes);
-    median_network<K, T, L><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(a);
+    visit_network_mask(mask, [&](auto m) {
+        median_network<decltype(m), T, L><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(a);
+    });
     return cudaGetLastError();
-}
-
-template <class T>
-cudaError_t launch(int k, const PlanesArgs& a, cudaStream_t stream) {
-    if (!median_network_fits(k, a.height)) return cudaErrorInvalidValue;
-    switch (k) {
-        case 5: return launch_k<5, T>(a, stream);
-        case 7: return launch_k<7, T>(a, stream);
-        default: return launch_k<9, T>(a, stream);
-    }
 }
 
 }  // namespace
 
-bool median_network_fits(int k, int height) {
-    return (k == 5 || k == 7 || k == 9) && (height + kThreadsY - 1) / kThreadsY <= 65535;
+int median_network_mask(const int* half_width, int rows, int height) {
+    if ((height + kThreadsY - 1) / kThreadsY > 65535) return -1;
+    return find_network_mask(half_width, rows);
 }
 
-cudaError_t launch_median_network_u8(int k, const PlanesArgs& a, cudaStream_t s) {
-    return launch<std::uint8_t>(k, a, s);
+cudaError_t launch_median_network_u8(int mask, const PlanesArgs& a, cudaStream_t s) {
+    return launch<std::uint8_t>(mask, a, s);
 }
-cudaError_t launch_median_network_u16(int k, const PlanesArgs& a, cudaStream_t s) {
-    return launch<std::uint16_t>(k, a, s);
+cudaError_t launch_median_network_u16(int mask, const PlanesArgs& a, cudaStream_t s) {
+    return launch<std::uint16_t>(mask, a, s);
 }
-cudaError_t launch_median_network_f32(int k, const PlanesArgs& a, cudaStream_t s) {
-    return launch<float>(k, a, s);
+cudaError_t launch_median_network_f32(int mask, const PlanesArgs& a, cudaStream_t s) {
+    return launch<float>(mask, a, s);
 }
 
 }  // namespace fastmedian::kernels

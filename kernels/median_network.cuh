@@ -1,7 +1,8 @@
-// Square windows of 5, 7 and 9: each thread gathers its window's keys from a shared-memory
-// tile (border resolved once per row and column) into registers and runs a generated,
-// median-pruned selection network (generated/median_networks.cuh). u8 and u16 threads compute
-// two horizontally adjacent outputs at once as packed u16x2 lanes.
+// Windows of up to 81 pixels (squares 5, 7, 9 and ImageJ's circles of radius 0.5 to 4.5): each
+// thread gathers its window's keys from a shared-memory tile (border resolved once per row and
+// column) into registers and runs a generated, median-pruned selection network
+// (generated/median_networks.cuh). u8 and u16 threads compute two horizontally adjacent outputs
+// at once as packed u16x2 lanes.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,11 +11,12 @@
 
 namespace fastmedian::kernels {
 
-// Whether a network kernel serves square windows of side k on planes of this height.
-bool median_network_fits(int k, int height);
+// The network kernel's mask for a window given as rows of runs, on planes of this height, or
+// -1 when it has none.
+int median_network_mask(const int* half_width, int rows, int height);
 
-cudaError_t launch_median_network_u8(int k, const PlanesArgs& planes, cudaStream_t stream);
-cudaError_t launch_median_network_u16(int k, const PlanesArgs& planes, cudaStream_t stream);
-cudaError_t launch_median_network_f32(int k, const PlanesArgs& planes, cudaStream_t stream);
+cudaError_t launch_median_network_u8(int mask, const PlanesArgs& planes, cudaStream_t stream);
+cudaError_t launch_median_network_u16(int mask, const PlanesArgs& planes, cudaStream_t stream);
+cudaError_t launch_median_network_f32(int mask, const PlanesArgs& planes, cudaStream_t stream);
 
 }  // namespace fastmedian::kernels

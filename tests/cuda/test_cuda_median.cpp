@@ -55,7 +55,9 @@ TEST_F(CudaMedian, RandomEveryTypeBorderAndWindow) {
                                   fm::Window::square(9),  fm::Window::square(11),
                                   fm::Window::square(21),
                                   fm::Window::circle(0.5), fm::Window::circle(1),
-                                  fm::Window::circle(1.5),
+                                  fm::Window::circle(1.5), fm::Window::circle(2),
+                                  fm::Window::circle(3),   fm::Window::circle(3.5),
+                                  fm::Window::circle(4),   fm::Window::circle(4.5),
                                   fm::Window::circle(2.5), fm::Window::circle(5),
                                   fm::Window::circle(10)};
     std::uint32_t seed = 1;

@@ -35,12 +35,15 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
             case PixelType::f32: return kernels::launch_median_3x3_f32(planes, stream);
         }
     }
-    // Squares 5, 7, 9: generated selection networks in registers.
-    if (square && kernels::median_network_fits(k, planes.height)) {
+    // Up to 81 pixels (squares 5, 7, 9, ImageJ circles to radius 4.5): generated networks.
+    const int mask = kernels::median_network_mask(fp.half_width.data(),
+                                                  static_cast<int>(fp.half_width.size()),
+                                                  planes.height);
+    if (mask >= 0) {
         switch (type) {
-            case PixelType::u8: return kernels::launch_median_network_u8(k, planes, stream);
-            case PixelType::u16: return kernels::launch_median_network_u16(k, planes, stream);
-            case PixelType::f32: return kernels::launch_median_network_f32(k, planes, stream);
+            case PixelType::u8: return kernels::launch_median_network_u8(mask, planes, stream);
+            case PixelType::u16: return kernels::launch_median_network_u16(mask, planes, stream);
+            case PixelType::f32: return kernels::launch_median_network_f32(mask, planes, stream);
         }
     }
     // Other windows up to radius 24: radix select over a staged tile; beyond, bisection.
