@@ -1,4 +1,4 @@
-// Windows of up to 81 pixels (squares 5, 7, 9 and ImageJ's circles of radius 0.5 to 4.5): each
+// Windows of up to 121 pixels (squares 5 to 11, ImageJ circles of radius 0.5 to 6): each
 // thread gathers its window's keys from a shared-memory tile (border resolved once per row and
 // column) into registers and runs a generated, median-pruned selection network
 // (generated/median_networks.cuh). u8 and u16 threads compute two horizontally adjacent outputs

@@ -59,6 +59,7 @@ TEST_F(CudaMedian, RandomEveryTypeBorderAndWindow) {
                                   fm::Window::circle(3),   fm::Window::circle(3.5),
                                   fm::Window::circle(4),   fm::Window::circle(4.5),
                                   fm::Window::circle(2.5), fm::Window::circle(5),
+                                  fm::Window::circle(5.5), fm::Window::circle(6),
                                   fm::Window::circle(10)};
     std::uint32_t seed = 1;
     for (fm::PixelType t : kAllTypes)

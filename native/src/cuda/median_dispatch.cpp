@@ -35,7 +35,7 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
             case PixelType::f32: return kernels::launch_median_3x3_f32(planes, stream);
         }
     }
-    // Up to 81 pixels (squares 5, 7, 9, ImageJ circles to radius 4.5): generated networks.
+    // Up to 121 pixels (squares 5 to 11, ImageJ circles to radius 6): generated networks.
     const int mask = kernels::median_network_mask(fp.half_width.data(),
                                                   static_cast<int>(fp.half_width.size()),
                                                   planes.height);
