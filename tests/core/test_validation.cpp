@@ -60,6 +60,12 @@ TEST(Validation, BadArgumentsNameTheParameterAndTouchNothing) {
          [](auto& s, auto& d, auto&) { s.memory = d.memory = fm::Memory::cuda; }},
         {"stream with host memory", "cuda_stream",
          [](auto&, auto&, auto& o) { o.cuda_stream = &o; }},
+        {"reference on cuda memory", "reference",
+         [](auto& s, auto& d, auto& o) {
+             s.memory = d.memory = fm::Memory::cuda;
+             o.backend = fm::Backend::automatic;
+             o.reference = true;
+         }},
     };
     for (const Case& c : cases) {
         Stack src(fm::PixelType::u8, 16, 8, 2), dst(fm::PixelType::u8, 16, 8, 2);

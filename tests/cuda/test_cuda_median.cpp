@@ -20,7 +20,8 @@ protected:
             GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
     }
 
-    // Runs both backends on `src` (outputs poisoned differently) and expects identical bytes.
+    // Runs the CPU reference and the CUDA backend on `src` (outputs poisoned differently) and
+    // expects identical bytes.
     static void expect_cuda_equals_cpu(Stack& src, fm::Window w, fm::Border b, double cval,
                                        const std::string& what) {
         Stack cpu(src.type, src.width, src.height, src.planes, 1, 0);
@@ -31,8 +32,9 @@ protected:
         o.window = w;
         o.border = b;
         o.cval = cval;
-        o.backend = fm::Backend::cpu;
+        o.reference = true;  // the simple sort-based reference
         fm::median2d(src.cview(), cpu.view(), o);
+        o.reference = false;
         o.backend = fm::Backend::cuda;
         const fm::RunInfo info = fm::median2d(src.cview(), gpu.view(), o);
         ASSERT_EQ(info.backend, fm::Backend::cuda);

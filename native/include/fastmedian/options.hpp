@@ -53,6 +53,9 @@ struct MedianOptions {
     // For views in Memory::cuda only: a cudaStream_t to enqueue the work on, and the call
     // returns without waiting for it. nullptr: the call returns once the output is written.
     void* cuda_stream = nullptr;
+    // Runs the slow, sort-based CPU reference instead, whatever `backend` says (views must be
+    // in host memory): for tests that check the fast backends bit for bit.
+    bool reference = false;
 };
 
 // What actually ran, for logs ("median 3x3 on cuda:0 NVIDIA H100 in 1.2 ms").

@@ -5,6 +5,7 @@
 
 #include "core/footprint.hpp"
 #include "core/validate.hpp"
+#include "cpu/median_cpu.hpp"
 #include "cpu/median_reference.hpp"
 #include "fastmedian/devices.hpp"
 #include "fastmedian/errors.hpp"
@@ -47,6 +48,12 @@ RunInfo choose_backend(const MedianOptions& o, Memory memory) {
 RunInfo median2d(const ConstImageView& src, const ImageView& dst, const MedianOptions& options) {
     detail::validate_median(src, dst, options);
     const detail::Footprint fp = detail::make_footprint(options.window);
+    if (options.reference) {
+        detail::median2d_reference(src, dst, fp, options.border, options.cval);
+        RunInfo info;
+        info.device_name = "CPU";
+        return info;
+    }
     const RunInfo info = choose_backend(options, src.memory);
 #ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
@@ -55,7 +62,7 @@ RunInfo median2d(const ConstImageView& src, const ImageView& dst, const MedianOp
         return info;
     }
 #endif
-    detail::median2d_reference(src, dst, fp, options.border, options.cval);
+    detail::median2d_cpu(src, dst, fp, options.border, options.cval);
     return info;
 }
 

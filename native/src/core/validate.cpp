@@ -107,6 +107,8 @@ void validate_median(const ConstImageView& src, const ImageView& dst, const Medi
         fail("backend cpu cannot filter views in Memory::cuda (src.memory); use auto or cuda");
     if (src.memory == Memory::host && o.cuda_stream != nullptr)
         fail("cuda_stream applies only to views in Memory::cuda");
+    if (src.memory == Memory::cuda && o.reference)
+        fail("reference (the CPU reference) needs views in host memory, not src.memory cuda");
 }
 
 }  // namespace fastmedian::detail

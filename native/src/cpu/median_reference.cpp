@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "border_index.cuh"
 #include "core/constant_value.hpp"
+#include "cpu/border_table.hpp"
 #include "order_key.cuh"
 
 namespace fastmedian::detail {
@@ -15,21 +15,12 @@ namespace {
 
 using kernels::OrderKey;
 
-// Index tables: where coordinate c - radius reads from, for c in [0, n + 2 * radius); -1 means
-// the constant.
-std::vector<std::int64_t> index_table(std::int64_t n, int radius, Border border) {
-    std::vector<std::int64_t> table(static_cast<std::size_t>(n + 2 * radius));
-    for (std::int64_t c = 0; c < n + 2 * radius; ++c)
-        table[c] = kernels::border_index(c - radius, n, static_cast<int>(border));
-    return table;
-}
-
 template <class T>
 void median_plane(const std::uint8_t* src, std::int64_t src_stride, std::uint8_t* dst,
                   std::int64_t dst_stride, std::int64_t width, std::int64_t height,
                   const Footprint& fp, Border border, double cval) {
-    const std::vector<std::int64_t> xs = index_table(width, fp.radius_x, border);
-    const std::vector<std::int64_t> ys = index_table(height, fp.radius_y, border);
+    const std::vector<std::int64_t> xs = border_table(width, fp.radius_x, border);
+    const std::vector<std::int64_t> ys = border_table(height, fp.radius_y, border);
     const std::uint32_t outside = OrderKey<T>::to_key(constant_value<T>(cval));
     std::vector<std::uint32_t> keys(static_cast<std::size_t>(fp.count));
     for (std::int64_t y = 0; y < height; ++y) {

@@ -1,0 +1,143 @@
+// CPU median throughput: our CPU backend beside OpenCV's cv::medianBlur (when built with it) in
+// one run, on the shared real images tiled to size x size (bench/gpu/images, made by
+// bench/gpu/prepare_images.py).
+//
+//   fastmedian_bench_cpu --images bench/gpu/images [--size 2048] [--runs 7] [--out FILE]
+//
+// Each figure is the median of `runs` timed calls after one warm-up call; Mpix/s counts output
+// pixels. Ours runs square k (replicate border, as medianBlur) and ImageJ's circle of radius
+// (k-1)/2 (the window RankFilters uses for that radius). Before timing, OpenCV's output is
+// compared with ours. Results go to stdout and, as tab-separated lines
+// "impl type window mpix threads", to --out for report.py.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fastmedian/fastmedian.hpp"
+#include "raw_image.hpp"
+#ifdef FASTMEDIAN_BENCH_OPENCV
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#endif
+
+namespace fm = fastmedian;
+
+namespace {
+
+struct Args {
+    std::string images = "bench/gpu/images";
+    std::int64_t size = 2048;
+    int runs = 7;
+    std::string out;
+};
+
+Args parse(int argc, char** argv) {
+    Args a;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string key = argv[i];
+        if (key == "--images") a.images = argv[i + 1];
+        else if (key == "--size") a.size = std::stoll(argv[i + 1]);
+        else if (key == "--runs") a.runs = std::stoi(argv[i + 1]);
+        else if (key == "--out") a.out = argv[i + 1];
+        else throw std::runtime_error("unknown option " + key);
+    }
+    return a;
+}
+
+// Median seconds of `runs` calls after one warm-up.
+double median_seconds(int runs, const std::function<void()>& call) {
+    call();
+    std::vector<double> t;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        call();
+        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::nth_element(t.begin(), t.begin() + runs / 2, t.end());
+    return t[runs / 2];
+}
+
+#ifdef FASTMEDIAN_BENCH_OPENCV
+bool opencv_supports(fm::PixelType type, int k) { return type == fm::PixelType::u8 || k <= 5; }
+
+int opencv_type(fm::PixelType type) {
+    switch (type) {
+        case fm::PixelType::u8: return CV_8UC1;
+        case fm::PixelType::u16: return CV_16UC1;
+        default: return CV_32FC1;
+    }
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+    const Args args = parse(argc, argv);
+    const int threads = static_cast<int>(std::thread::hardware_concurrency());
+    std::ofstream out;
+    if (!args.out.empty()) out.open(args.out);
+    auto record = [&](const char* impl, fm::PixelType type, const std::string& window, double mpix,
+                      int used_threads) {
+        std::printf("%-8s %-4s %-10s %10.1f Mpix/s  (%d threads)\n", impl, fm::pixel_type_name(type),
+                    window.c_str(), mpix, used_threads);
+        std::fflush(stdout);
+        if (out) out << impl << '\t' << fm::pixel_type_name(type) << '\t' << window << '\t' << mpix
+                     << '\t' << used_threads << '\n';
+    };
+    std::printf("CPU median, %lldx%lld images, median of %d runs, %d hardware threads\n",
+                static_cast<long long>(args.size), static_cast<long long>(args.size), args.runs,
+                threads);
+#ifdef FASTMEDIAN_BENCH_OPENCV
+    std::printf("OpenCV %s, %d threads\n", CV_VERSION, cv::getNumThreads());
+#else
+    std::printf("OpenCV: not built in\n");
+#endif
+    const double mpix = static_cast<double>(args.size * args.size) / 1e6;
+    for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
+        const bench::HostImage image = bench::tile(bench::read_raw(args.images, type), args.size);
+        std::vector<std::uint8_t> dst(image.bytes.size());
+        fm::ConstImageView in;
+        in.data = image.bytes.data();
+        in.type = type;
+        in.width = in.height = args.size;
+        in.row_stride = args.size * static_cast<std::int64_t>(fm::pixel_size(type));
+        in.plane_stride = in.row_stride * args.size;
+        fm::ImageView o;
+        std::memcpy(static_cast<void*>(&o), &in, sizeof o);
+        o.data = dst.data();
+        for (int k : {3, 5, 7, 11, 21}) {
+            fm::MedianOptions options;
+            options.backend = fm::Backend::cpu;
+            options.window = fm::Window::square(k);
+            record("ours", type, "square" + std::to_string(k),
+                   mpix / median_seconds(args.runs, [&] { fm::median2d(in, o, options); }), threads);
+#ifdef FASTMEDIAN_BENCH_OPENCV
+            if (opencv_supports(type, k)) {
+                const cv::Mat src(static_cast<int>(args.size), static_cast<int>(args.size),
+                                  opencv_type(type), const_cast<std::uint8_t*>(image.bytes.data()));
+                cv::Mat cv_out;
+                cv::medianBlur(src, cv_out, k);
+                if (std::memcmp(cv_out.data, dst.data(), dst.size()) != 0)
+                    std::printf("  note: OpenCV's output differs from ours\n");
+                record("opencv", type, "square" + std::to_string(k),
+                       mpix / median_seconds(args.runs, [&] { cv::medianBlur(src, cv_out, k); }),
+                       cv::getNumThreads());
+            }
+#endif
+            options.window = fm::Window::circle((k - 1) / 2);
+            record("ours", type, "circle" + std::to_string((k - 1) / 2),
+                   mpix / median_seconds(args.runs, [&] { fm::median2d(in, o, options); }), threads);
+        }
+    }
+    return 0;
+} catch (const std::exception& e) {
+    std::fprintf(stderr, "fastmedian_bench_cpu: %s\n", e.what());
+    return 1;
+}

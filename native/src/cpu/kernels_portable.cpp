@@ -1,0 +1,31 @@
+// The kernels of isa_kernels.hpp built for any CPU: networks one pixel at a time.
+#include "cpu/lanes_scalar.hpp"
+#include "cpu/isa_kernels.hpp"
+#include "cpu/key_convert.hpp"
+#include "cpu/network_kernel.hpp"
+
+namespace fastmedian::detail {
+
+template <class K>
+void network_median_portable(const KeyBlock<K>& block, const Footprint& fp, K* scratch) {
+    network_median<ScalarLanes<K>>(block, fp, scratch);
+}
+
+template void network_median_portable(const KeyBlock<std::uint8_t>&, const Footprint&, std::uint8_t*);
+template void network_median_portable(const KeyBlock<std::uint16_t>&, const Footprint&, std::uint16_t*);
+template void network_median_portable(const KeyBlock<std::uint32_t>&, const Footprint&, std::uint32_t*);
+
+void float_to_keys_portable(const float* pixels, std::int64_t n, std::uint32_t* keys) {
+    float_to_keys_loop(pixels, n, keys);
+}
+
+void keys_to_float_portable(const std::uint32_t* keys, std::int64_t n, float* pixels) {
+    keys_to_float_loop(keys, n, pixels);
+}
+
+bool has_network(const Footprint& fp) {
+    return networks::with_network(fp.half_width.data(), static_cast<int>(fp.half_width.size()),
+                                  [](auto) {});
+}
+
+}  // namespace fastmedian::detail

@@ -1,0 +1,26 @@
+// What the CPU kernels work on: a block of output rows and the border-padded keys they read.
+// Keys are the pixels themselves for u8 and u16 and order keys (order_key.cuh) for f32, so every
+// kernel only ever compares unsigned integers.
+#pragma once
+
+#include <cstdint>
+
+namespace fastmedian::detail {
+
+// Rows of in and out may be read and written this many keys past their width, so vector loops
+// need no tail code.
+constexpr std::int64_t kRowSlackKeys = 64;
+
+template <class K>
+struct KeyBlock {
+    // (rows + 2 * radius_y) rows of (width + 2 * radius_x) keys: in[r][p] is the pixel at
+    // (row r - radius_y, column p - radius_x) relative to the block's first output row.
+    const K* const* in = nullptr;
+    std::int64_t in_keys = 0;    // keys allocated per in row: width + 2 * radius_x + slack
+    K* out = nullptr;            // rows x width keys
+    std::int64_t out_stride = 0;
+    std::int64_t width = 0;
+    int rows = 0;
+};
+
+}  // namespace fastmedian::detail

@@ -1,0 +1,147 @@
+#include "cpu/median_cpu.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "core/constant_value.hpp"
+#include "cpu/border_table.hpp"
+#include "cpu/histogram_median.hpp"
+#include "cpu/key_block.hpp"
+#include "cpu/isa_kernels.hpp"
+#include "cpu/parallel.hpp"
+#include "order_key.cuh"
+
+namespace fastmedian::detail {
+
+namespace {
+
+using kernels::OrderKey;
+
+// Output rows per block: few for the networks, so that their rows stay in the L1/L2 cache;
+// more for the histograms, whose float path ranks each block's keys at once.
+constexpr int kNetworkBlockRows = 8;
+constexpr int kHistogramBlockRows = 64;
+// Below this many pixels a call runs on the caller's thread alone.
+constexpr std::int64_t kMinPixelsForThreads = 1 << 14;
+
+template <class T> struct KeyOf { using type = T; };
+template <> struct KeyOf<float> { using type = std::uint32_t; };
+
+// Whether to run the AVX2 kernels: built in, supported by this CPU, and not turned off with
+// FASTMEDIAN_CPU_AVX2=0 (which tests use to check the portable kernels on AVX2 machines).
+bool use_avx2() {
+#ifdef FASTMEDIAN_HAVE_AVX2_KERNELS
+    const char* env = std::getenv("FASTMEDIAN_CPU_AVX2");
+    return __builtin_cpu_supports("avx2") && !(env != nullptr && std::strcmp(env, "0") == 0);
+#else
+    return false;
+#endif
+}
+
+template <class T>
+class PlaneFilter {
+public:
+    using K = typename KeyOf<T>::type;
+
+    PlaneFilter(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                Border border, double cval)
+        : src_(src), dst_(dst), fp_(fp),
+          xs_(border_table(src.width, fp.radius_x, border)),
+          ys_(border_table(src.height, fp.radius_y, border)),
+          outside_(static_cast<K>(OrderKey<T>::to_key(constant_value<T>(cval)))),
+          network_(has_network(fp)), avx2_(use_avx2()),
+          in_keys_(src.width + 2 * fp.radius_x + kRowSlackKeys),
+          out_stride_(src.width + kRowSlackKeys) {}
+
+    // Filters rows [y0, y1) of plane z, block by block. Padded rows live in a ring of
+    // block + 2 * radius_y slots, so each source row is padded once per band.
+    void run(std::int64_t z, std::int64_t y0, std::int64_t y1) const {
+        const int block_rows = network_ ? kNetworkBlockRows : kHistogramBlockRows;
+        const std::int64_t slots = block_rows + 2 * fp_.radius_y;
+        std::vector<K> ring(static_cast<std::size_t>(slots * in_keys_));
+        std::vector<const K*> in(static_cast<std::size_t>(slots));
+        std::vector<K> out(static_cast<std::size_t>(block_rows * out_stride_));
+        std::vector<K> scratch(network_ ? network_scratch_keys(in_keys_) : 0);
+        // Padded row i (source row i - radius_y, relative to y0) lives in slot i % slots.
+        auto slot = [&](std::int64_t i) { return ring.data() + (i % slots) * in_keys_; };
+        std::int64_t padded = 0;
+        for (std::int64_t y = y0; y < y1; y += block_rows) {
+            const int rows = static_cast<int>(std::min<std::int64_t>(block_rows, y1 - y));
+            const std::int64_t first = y - y0, end = first + rows + 2 * fp_.radius_y;
+            for (; padded < end; ++padded) pad_row(z, ys_[y0 + padded], slot(padded));
+            for (std::int64_t i = first; i < end; ++i) in[i - first] = slot(i);
+            const KeyBlock<K> block{in.data(), in_keys_, out.data(), out_stride_, src_.width, rows};
+            if (!network_) histogram_median(block, fp_);
+            else if (avx2_) network_median_avx2(block, fp_, scratch.data());
+            else network_median_portable(block, fp_, scratch.data());
+            for (int r = 0; r < rows; ++r)
+                from_keys(out.data() + r * out_stride_, reinterpret_cast<T*>(dst_.row(z, y + r)));
+        }
+    }
+
+private:
+    void to_keys(const T* pixels, K* keys) const {
+        if constexpr (std::is_same_v<T, K>) std::memcpy(keys, pixels, src_.width * sizeof(K));
+        else if (avx2_) float_to_keys_avx2(pixels, src_.width, keys);
+        else float_to_keys_portable(pixels, src_.width, keys);
+    }
+    void from_keys(const K* keys, T* pixels) const {
+        if constexpr (std::is_same_v<T, K>) std::memcpy(pixels, keys, src_.width * sizeof(K));
+        else if (avx2_) keys_to_float_avx2(keys, src_.width, pixels);
+        else keys_to_float_portable(keys, src_.width, pixels);
+    }
+
+    // Keys of source row sy (-1: the constant) extended by radius_x on both sides.
+    void pad_row(std::int64_t z, std::int64_t sy, K* keys) const {
+        const std::int64_t w = src_.width, rx = fp_.radius_x;
+        if (sy < 0) {
+            std::fill(keys, keys + w + 2 * rx, outside_);
+            return;
+        }
+        const T* s = reinterpret_cast<const T*>(src_.row(z, sy));
+        auto key = [&](std::int64_t sx) { return sx < 0 ? outside_ : static_cast<K>(OrderKey<T>::to_key(s[sx])); };
+        for (std::int64_t p = 0; p < rx; ++p) keys[p] = key(xs_[p]);
+        to_keys(s, keys + rx);
+        for (std::int64_t p = rx + w; p < w + 2 * rx; ++p) keys[p] = key(xs_[p]);
+    }
+
+    const ConstImageView& src_;
+    const ImageView& dst_;
+    const Footprint& fp_;
+    std::vector<std::int64_t> xs_, ys_;
+    K outside_;
+    bool network_, avx2_;
+    std::int64_t in_keys_, out_stride_;
+};
+
+template <class T>
+void filter(const ConstImageView& src, const ImageView& dst, const Footprint& fp, Border border,
+            double cval) {
+    const PlaneFilter<T> plane_filter(src, dst, fp, border, cval);
+    const int threads =
+        src.width * src.height * src.planes < kMinPixelsForThreads ? 1 : cpu_threads();
+    // About two bands per thread, so that uneven bands (data-dependent speed) even out.
+    const std::int64_t bands = std::clamp<std::int64_t>((2 * threads + src.planes - 1) / src.planes,
+                                                        1, (src.height + 15) / 16);
+    parallel_for(src.planes * bands, threads, [&](std::int64_t i) {
+        const std::int64_t z = i / bands, b = i % bands;
+        plane_filter.run(z, src.height * b / bands, src.height * (b + 1) / bands);
+    });
+}
+
+}  // namespace
+
+void median2d_cpu(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                  Border border, double cval) {
+    switch (src.type) {
+        case PixelType::u8: filter<std::uint8_t>(src, dst, fp, border, cval); break;
+        case PixelType::u16: filter<std::uint16_t>(src, dst, fp, border, cval); break;
+        case PixelType::f32: filter<float>(src, dst, fp, border, cval); break;
+    }
+}
+
+}  // namespace fastmedian::detail

@@ -1,0 +1,19 @@
+// The fast CPU median: the backend that median2d runs on the CPU. It pads each block of rows
+// once (border_index.cuh), turns pixels into unsigned keys (order_key.cuh), filters with
+// generated selection networks (small windows; AVX2 where the CPU has it) or sliding
+// histograms (everything else), on all cores. Same bits as median2d_reference.
+// The environment variable FASTMEDIAN_CPU_AVX2=0 selects the portable kernels even where the
+// CPU has AVX2.
+#pragma once
+
+#include "core/footprint.hpp"
+#include "fastmedian/image.hpp"
+#include "fastmedian/options.hpp"
+
+namespace fastmedian::detail {
+
+// Expects validated arguments.
+void median2d_cpu(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                  Border border, double cval);
+
+}  // namespace fastmedian::detail

@@ -1,0 +1,173 @@
+// The fast CPU backend against the sort-based reference (MedianOptions::reference), bit for
+// bit: every window path (networks, sliding histograms, float ranks), border, type and shape.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "fastmedian/fastmedian.hpp"
+#include "support/test_images.hpp"
+
+namespace fm = fastmedian;
+using fmtest::kAllBorders;
+using fmtest::kAllTypes;
+using fmtest::Stack;
+
+namespace {
+
+std::string describe(const Stack& s, const fm::Window& w, fm::Border b) {
+    const std::string window = w.shape == fm::Window::Shape::square
+        ? "square " + std::to_string(w.size)
+        : "circle " + std::to_string(w.radius);
+    return std::string(fm::pixel_type_name(s.type)) + " " + std::to_string(s.width) + "x" +
+           std::to_string(s.height) + "x" + std::to_string(s.planes) + " " + window + " " +
+           fm::border_name(b);
+}
+
+// Runs the fast CPU backend and the reference on `src`; expects the same bytes and an
+// untouched input.
+void expect_matches_reference(Stack& src, const fm::Window& w, fm::Border b, double cval = 3.0) {
+    fm::MedianOptions o;
+    o.window = w;
+    o.border = b;
+    o.cval = cval;
+    o.backend = fm::Backend::cpu;
+    Stack got(src.type, src.width, src.height, src.planes, 5, 1);
+    Stack want(src.type, src.width, src.height, src.planes, 2, 3);
+    const std::vector<std::uint8_t> before = src.bytes;
+    EXPECT_EQ(fm::median2d(src.cview(), got.view(), o).backend, fm::Backend::cpu);
+    o.reference = true;
+    fm::median2d(src.cview(), want.view(), o);
+    EXPECT_EQ(fmtest::first_difference(got, want), "") << describe(src, w, b);
+    EXPECT_EQ(src.bytes, before) << describe(src, w, b) << ": input changed";
+}
+
+const double kCircleRadii[] = {0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.5, 10.0};
+
+}  // namespace
+
+TEST(MedianFast, EverySquareUpTo21EveryTypeAndBorder) {
+    std::uint32_t seed = 1;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (int k = 1; k <= 21; k += 2) {
+                Stack src(t, 45, 23, 2);
+                fmtest::fill_random(src, seed++);
+                expect_matches_reference(src, fm::Window::square(k), b);
+            }
+}
+
+TEST(MedianFast, CirclesEveryTypeAndBorder) {
+    std::uint32_t seed = 1000;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (double r : kCircleRadii) {
+                Stack src(t, 41, 27);
+                fmtest::fill_random(src, seed++);
+                expect_matches_reference(src, fm::Window::circle(r), b);
+            }
+}
+
+TEST(MedianFast, LargeWindows) {
+    std::uint32_t seed = 2000;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : {fm::Border::replicate, fm::Border::reflect, fm::Border::constant})
+            for (const fm::Window& w : {fm::Window::square(31), fm::Window::square(65),
+                                        fm::Window::circle(20.0)}) {
+                Stack src(t, 70, 50);
+                fmtest::fill_random(src, seed++);
+                expect_matches_reference(src, w, b);
+            }
+}
+
+TEST(MedianFast, ImagesSplitIntoBandsAndBlocksOnAllThreads) {
+    // Big enough for several threads, bands and 64-row blocks per band.
+    std::uint32_t seed = 3000;
+    for (fm::PixelType t : kAllTypes)
+        for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5),
+                                    fm::Window::square(7), fm::Window::square(9),
+                                    fm::Window::circle(2.0), fm::Window::circle(6.0)}) {
+            Stack src(t, 301, 203, 2);
+            fmtest::fill_random(src, seed++);
+            expect_matches_reference(src, w, fm::Border::mirror);
+        }
+}
+
+TEST(MedianFast, EveryWidthAroundTheVectorWidths) {
+    // Widths 1..70 cover partial vectors of 32 u8, 16 u16 and 8 u32 lanes on every path.
+    std::uint32_t seed = 4000;
+    for (fm::PixelType t : kAllTypes)
+        for (int width = 1; width <= 70; ++width)
+            for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(7),
+                                        fm::Window::circle(3.0), fm::Window::square(11)}) {
+                Stack src(t, width, 6);
+                fmtest::fill_random(src, seed++);
+                expect_matches_reference(src, w, kAllBorders[seed % 5]);
+            }
+}
+
+TEST(MedianFast, ThinAndTinyImagesWithWindowsLargerThanTheImage) {
+    const std::pair<int, int> shapes[] = {{1, 1}, {1, 9}, {9, 1}, {2, 2}, {1, 40}, {40, 1}, {3, 5}};
+    std::uint32_t seed = 5000;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (auto [width, height] : shapes)
+                for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5),
+                                            fm::Window::square(13), fm::Window::circle(2.5)}) {
+                    Stack src(t, width, height);
+                    fmtest::fill_random(src, seed++);
+                    expect_matches_reference(src, w, b, 200.0);
+                }
+}
+
+TEST(MedianFast, TiesAndConstantImages) {
+    std::uint32_t seed = 6000;
+    for (fm::PixelType t : kAllTypes)
+        for (int levels : {1, 2, 3, 17})
+            for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5),
+                                        fm::Window::square(7), fm::Window::square(15),
+                                        fm::Window::circle(1.5), fm::Window::circle(7.0)}) {
+                Stack src(t, 67, 31);
+                fmtest::fill_random(src, seed++, levels);
+                expect_matches_reference(src, w, fm::Border::constant, levels == 1 ? 0.0 : 1.0);
+            }
+}
+
+TEST(MedianFast, FloatNaNInfinitiesAndSignedZeros) {
+    std::uint32_t seed = 7000;
+    for (double fraction : {0.05, 0.5, 0.9})
+        for (fm::Border b : kAllBorders)
+            for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5),
+                                        fm::Window::square(7), fm::Window::square(9),
+                                        fm::Window::circle(2.0), fm::Window::circle(5.0)}) {
+                Stack src(fm::PixelType::f32, 53, 29);
+                fmtest::fill_random(src, seed++, fraction < 0.5 ? 0 : 5);
+                fmtest::add_specials(src, seed++, fraction);
+                const double cval = fraction > 0.5 ? -0.0 : std::numeric_limits<double>::quiet_NaN();
+                expect_matches_reference(src, w, b, cval);
+            }
+}
+
+TEST(MedianFast, FullRangeIntegersWithFarJumps) {
+    // Alternating extremes make the tracked histogram median jump across whole coarse bins.
+    for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16}) {
+        Stack src(t, 97, 41);
+        std::mt19937 rng(8000);
+        for (std::int64_t y = 0; y < src.height; ++y)
+            for (std::int64_t x = 0; x < src.width; ++x) {
+                const bool high = ((x / 7) + (y / 5)) % 2 == 1;
+                const std::uint32_t jitter = rng() % 3;
+                if (t == fm::PixelType::u8)
+                    src.at<std::uint8_t>(0, y, x) = static_cast<std::uint8_t>(high ? 255 - jitter : jitter);
+                else
+                    src.at<std::uint16_t>(0, y, x) = static_cast<std::uint16_t>(high ? 65535 - jitter : jitter);
+            }
+        for (const fm::Window& w : {fm::Window::square(5), fm::Window::square(11),
+                                    fm::Window::square(25), fm::Window::circle(9.0)})
+            expect_matches_reference(src, w, fm::Border::wrap);
+    }
+}
