@@ -20,22 +20,13 @@ import math
 import pathlib
 import sys
 
+from median_windows import batcher, imagej_circle_r2
+
 OUT = pathlib.Path(__file__).resolve().parents[1] / "native" / "src" / "cpu" / "median_networks.hpp"
 
 
 def square(k):
     return [k // 2] * k
-
-
-def imagej_circle(r2):
-    """Half widths of ImageJ's RankFilters mask for r2 = int(radius^2) + 1."""
-    k = int(math.sqrt(r2 + 1e-10))
-    hw = [0] * (2 * k + 1)
-    hw[k] = k
-    for y in range(1, k + 1):
-        dx = int(math.sqrt(r2 - y * y + 1e-10))
-        hw[k - y] = hw[k + y] = dx
-    return hw
 
 
 def column_heights(hw):
@@ -48,20 +39,6 @@ def column_heights(hw):
         assert dys == list(range(-half, half + 1)), "column runs must be centred"
         heights.append(2 * half + 1)
     return heights
-
-
-def batcher(n):
-    """Odd-even merge sort comparators (i < j) for n a power of two."""
-    p = 1
-    while p < n:
-        k = p
-        while k >= 1:
-            for j in range(k % p, n - k, 2 * k):
-                for i in range(min(k, n - j - k)):
-                    if (i + j) // (p * 2) == (i + j + k) // (p * 2):
-                        yield i + j, i + j + k
-            k //= 2
-        p *= 2
 
 
 def repeat_bits(pattern, length, times):
@@ -245,7 +222,7 @@ def windows():
         seen.add(tuple(square(k)))
         result.append((f"Square{k}", square(k)))
     for r2 in range(1, 16):  # circles with kRadius <= 3
-        hw = imagej_circle(r2)
+        hw = imagej_circle_r2(r2)
         if tuple(hw) not in seen:
             seen.add(tuple(hw))
             result.append((f"Circle{sum(2 * w + 1 for w in hw)}", hw))

@@ -17,29 +17,15 @@ so one network serves 32-bit keys and packed u16x2 lanes.
 Regenerate after editing:  python3 tools/gen_cuda_median_networks.py
 The test suite runs it with --check, which fails if the checked-in file is not what it writes.
 """
-import math
 import pathlib
 import random
 import sys
 
+from median_windows import batcher, imagej_circle
+
 SQUARES = (5, 7, 9, 11)
 CIRCLE_RADII = (0.5, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6)  # ImageJ masks of <= 121 pixels
 HIGH, LOW = "+inf", "-inf"
-
-
-def imagej_circle(radius):
-    """Half widths of ImageJ's circular mask (RankFilters.makeLineRadii), top row first."""
-    if 1.5 <= radius < 1.75:
-        radius = 1.75
-    elif 2.5 <= radius < 2.85:
-        radius = 2.85
-    r2 = int(radius * radius) + 1
-    k = int(math.sqrt(r2 + 1e-10))
-    half = [0] * (2 * k + 1)
-    half[k] = k
-    for y in range(1, k + 1):
-        half[k - y] = half[k + y] = int(math.sqrt(r2 - y * y + 1e-10))
-    return half
 
 
 def masks():
@@ -47,22 +33,6 @@ def masks():
     out = [(f"Square{k}", [k // 2] * k) for k in SQUARES]
     out += [(f"Circle{str(r).replace('.', 'p')}", imagej_circle(r)) for r in CIRCLE_RADII]
     return out
-
-
-def batcher(n):
-    """Compare-exchanges (i, j), i < j, of Batcher's odd-even merge sort for any n."""
-    pairs = []
-    p = 1
-    while p < n:
-        k = p
-        while k >= 1:
-            for j in range(k % p, n - k, 2 * k):
-                for i in range(min(k, n - j - k)):
-                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
-                        pairs.append((i + j, i + j + k))
-            k //= 2
-        p *= 2
-    return pairs
 
 
 def select_network(n):
