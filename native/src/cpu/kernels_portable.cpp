@@ -24,8 +24,9 @@ void keys_to_float_portable(const std::uint32_t* keys, std::int64_t n, float* pi
 }
 
 bool has_network(const Footprint& fp) {
-    return networks::with_network(fp.half_width.data(), static_cast<int>(fp.half_width.size()),
-                                  [](auto) {});
+    return kernels::networks::with_network(
+        fp.half_width.data(), static_cast<int>(fp.half_width.size()),
+        [](auto) {});
 }
 
 }  // namespace fastmedian::detail

@@ -9,7 +9,7 @@
 
 #include "core/footprint.hpp"
 #include "cpu/key_block.hpp"
-#include "cpu/median_networks.hpp"
+#include "generated/median_column_networks.cuh"
 
 namespace fastmedian::detail {
 namespace {
@@ -34,7 +34,7 @@ void sort_columns(const K* const* rows, std::int64_t stride, std::int64_t count,
         for (std::int64_t x = 0; x < count; x += V::kLanes) {
             V v[H];
             for (int i = 0; i < H; ++i) v[i] = V::load(first[i] + x);
-            networks::SortColumn<H>::apply(v);
+            kernels::networks::SortColumn<H>::apply(v);
             for (int i = 0; i < H; ++i) v[i].store(out + i * stride + x);
         }
     }
@@ -63,8 +63,9 @@ void network_block(const KeyBlock<K>& b, K* scratch) {
 
 template <class V, class K>
 void network_median(const KeyBlock<K>& b, const Footprint& fp, K* scratch) {
-    networks::with_network(fp.half_width.data(), static_cast<int>(fp.half_width.size()),
-                           [&](auto net) { network_block<V, decltype(net)>(b, scratch); });
+    kernels::networks::with_network(
+        fp.half_width.data(), static_cast<int>(fp.half_width.size()),
+        [&](auto net) { network_block<V, decltype(net)>(b, scratch); });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "median_3x3.cuh"
 #include "median_bisect.cuh"
+#include "median_column_network.cuh"
 #include "median_network.cuh"
 #include "median_tile_select.cuh"
 
@@ -35,10 +36,21 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
             case PixelType::f32: return kernels::launch_median_3x3_f32(planes, stream);
         }
     }
-    // Up to 121 pixels (squares 5 to 11, ImageJ circles to radius 6): generated networks.
-    const int mask = kernels::median_network_mask(fp.half_width.data(),
-                                                  static_cast<int>(fp.half_width.size()),
-                                                  planes.height);
+    // Squares to 7 and circles to radius 3.5: networks over sorted columns (shared with the CPU).
+    const int* hw = fp.half_width.data();
+    const int rows = static_cast<int>(fp.half_width.size());
+    if (kernels::median_column_network_serves(hw, rows, planes.height)) {
+        switch (type) {
+            case PixelType::u8:
+                return kernels::launch_median_column_network_u8(hw, rows, planes, stream);
+            case PixelType::u16:
+                return kernels::launch_median_column_network_u16(hw, rows, planes, stream);
+            case PixelType::f32:
+                return kernels::launch_median_column_network_f32(hw, rows, planes, stream);
+        }
+    }
+    // Up to 121 pixels (squares 9 and 11, ImageJ circles to radius 6): whole-window networks.
+    const int mask = kernels::median_network_mask(hw, rows, planes.height);
     if (mask >= 0) {
         switch (type) {
             case PixelType::u8: return kernels::launch_median_network_u8(mask, planes, stream);
