@@ -2,10 +2,10 @@
 """Generates kernels/generated/median_networks.cuh (the CUDA kernels' networks): straight-line
 median selection networks, and the window masks they serve.
 
-Masks: squares 5 to 11 and ImageJ's circles (RankFilters' "line radii") of up to 121 pixels
-other than the 3x3 square, each as rows of centred runs. For each pixel count n it runs
-Batcher's odd-even merge sort on n wires symbolically and keeps only what the median
-(rank m = (n-1)/2) needs:
+Masks: squares 9 and 11 and ImageJ's circles (RankFilters' "line radii") of radius 4 to 6, each
+as rows of centred runs; smaller windows use the sorted-column networks of
+tools/gen_cpu_median_networks.py. For each pixel count n it runs Batcher's odd-even merge sort
+on n wires symbolically and keeps only what the median (rank m = (n-1)/2) needs:
 - every value carries the inputs known to be <= it and >= it; a value with at least m+2 inputs
   below it cannot be the median and never decides it, so it becomes +inf (with at least n-m+1
   above it, -inf), and compare-exchanges against +-inf cost nothing (Adams 2021's pruning);
@@ -23,8 +23,8 @@ import sys
 
 from median_windows import batcher, imagej_circle
 
-SQUARES = (5, 7, 9, 11)
-CIRCLE_RADII = (0.5, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6)  # ImageJ masks of <= 121 pixels
+SQUARES = (9, 11)
+CIRCLE_RADII = (4, 4.5, 5, 5.5, 6)  # ImageJ masks of 57 to 121 pixels
 HIGH, LOW = "+inf", "-inf"
 
 

@@ -49,7 +49,7 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
                 return kernels::launch_median_column_network_f32(hw, rows, planes, stream);
         }
     }
-    // Up to 121 pixels (squares 9 and 11, ImageJ circles to radius 6): whole-window networks.
+    // Squares 9 and 11, ImageJ circles of radius 4 to 6: whole-window networks.
     const int mask = kernels::median_network_mask(hw, rows, planes.height);
     if (mask >= 0) {
         switch (type) {
