@@ -1,9 +1,9 @@
 #include "median_column_network.cuh"
 
-#include "border_index.cuh"
 #include "generated/median_column_networks.cuh"
 #include "median_lanes.cuh"
 #include "order_key.cuh"
+#include "staged_tile.cuh"
 
 namespace fastmedian::kernels {
 
@@ -18,10 +18,6 @@ struct Lane {
     __device__ static Lane min(Lane a, Lane b) { return {L::lo(a.v, b.v)}; }
     __device__ static Lane max(Lane a, Lane b) { return {L::hi(a.v, b.v)}; }
 };
-
-// Keys as staged in shared memory: 16 bits where they fit.
-template <class T> struct StagedKey { using type = std::uint16_t; };
-template <> struct StagedKey<float> { using type = std::uint32_t; };
 
 // Sorted columns of height h take rows [base(h), base(h) + h) of the sorted store: heights
 // 1, 3, 5, 7 at rows 0, 1..3, 4..8, 9..15.
@@ -38,26 +34,10 @@ median_column_network(const __grid_constant__ PlanesArgs a) {
     constexpr int kInW = kCols + 1, kInH = kTileH + 2 * RY;  // +1: the last packed pair's mate
     __shared__ Key tile[kInH][kInW];
     __shared__ std::uint32_t sorted[kSortedRows][kTileH][kCols];
-    __shared__ int row_of[kInH], col_of[kInW];  // source row/column, -1 for the constant
     const int x0 = blockIdx.x * kTileW, y0 = blockIdx.y * kTileH;
+    stage_tile<T>(tile, a, x0 - RX, y0 - RY);
     const int tid = threadIdx.y * kThreadsX + threadIdx.x;
     constexpr int kThreads = kThreadsX * kThreadsY;
-    for (int i = tid; i < kInW; i += kThreads)
-        col_of[i] = static_cast<int>(border_index(x0 + i - RX, a.width, a.border));
-    for (int i = tid; i < kInH; i += kThreads)
-        row_of[i] = static_cast<int>(border_index(y0 + i - RY, a.height, a.border));
-    __syncthreads();
-    const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
-    for (int i = tid; i < kInW * kInH; i += kThreads) {
-        const int ty = i / kInW, tx = i - ty * kInW;
-        const int sy = row_of[ty], sx = col_of[tx];
-        tile[ty][tx] = static_cast<Key>(
-            (sy < 0 || sx < 0)
-                ? a.outside_key
-                : OrderKey<T>::to_key(reinterpret_cast<const T*>(
-                      plane + static_cast<std::int64_t>(sy) * a.src_pitch)[sx]));
-    }
-    __syncthreads();
 
     // Sort every column of every height the window uses, once per output row; packed lanes
     // sort the pair of columns (cx, cx + 1) together.

@@ -1,19 +1,15 @@
 #include "median_network.cuh"
 
-#include "border_index.cuh"
 #include "generated/median_networks.cuh"
 #include "median_lanes.cuh"
 #include "order_key.cuh"
+#include "staged_tile.cuh"
 
 namespace fastmedian::kernels {
 
 namespace {
 
 constexpr int kThreadsX = 32, kThreadsY = 8;
-
-// Keys as staged in shared memory: 16 bits where they fit, so packed pairs cost two loads.
-template <class T> struct StagedKey { using type = std::uint16_t; };
-template <> struct StagedKey<float> { using type = std::uint32_t; };
 
 template <class Mask, class T, class L>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY)
@@ -23,26 +19,8 @@ median_network(const __grid_constant__ PlanesArgs a) {
     constexpr int kTileW = kThreadsX * L::kCols, kTileH = kThreadsY;
     constexpr int kInW = kTileW + 2 * R, kInH = kTileH + 2 * R;
     __shared__ Key tile[kInH][kInW];
-    __shared__ int row_of[kInH], col_of[kInW];  // source row/column, -1 for the constant
     const int x0 = blockIdx.x * kTileW, y0 = blockIdx.y * kTileH;
-    const int tid = threadIdx.y * kThreadsX + threadIdx.x;
-    constexpr int kThreads = kThreadsX * kThreadsY;
-    for (int i = tid; i < kInW; i += kThreads)
-        col_of[i] = static_cast<int>(border_index(x0 + i - R, a.width, a.border));
-    for (int i = tid; i < kInH; i += kThreads)
-        row_of[i] = static_cast<int>(border_index(y0 + i - R, a.height, a.border));
-    __syncthreads();
-    const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
-    for (int i = tid; i < kInW * kInH; i += kThreads) {
-        const int ty = i / kInW, tx = i - ty * kInW;
-        const int sy = row_of[ty], sx = col_of[tx];
-        tile[ty][tx] = static_cast<Key>(
-            (sy < 0 || sx < 0)
-                ? a.outside_key
-                : OrderKey<T>::to_key(reinterpret_cast<const T*>(
-                      plane + static_cast<std::int64_t>(sy) * a.src_pitch)[sx]));
-    }
-    __syncthreads();
+    stage_tile<T>(tile, a, x0 - R, y0 - R);
 
     const int lx = threadIdx.x * L::kCols, ly = threadIdx.y;
     const int x = x0 + lx, y = y0 + ly;
