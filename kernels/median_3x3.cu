@@ -81,7 +81,7 @@ median_3x3(const __grid_constant__ PlanesArgs a) {
 #pragma unroll
         for (int i = 0; i < L::kCols; ++i)
             if (writes[i])
-                row[x + i] = OrderKey<T>::from_key(L::kCols == 1 ? key : (key >> (16 * i)) & 0xFFFFu);
+                row[x + i] = OrderKey<T>::from_key(lane_key<L>(key, i));
     };
 
     std::uint32_t r0 = key_at(y0 - 1), r1 = key_at(y0);

@@ -41,11 +41,6 @@ median_column_network(const __grid_constant__ PlanesArgs a) {
 
     // Sort every column of every height the window uses, once per output row; packed lanes
     // sort the pair of columns (cx, cx + 1) together.
-    auto key = [&](int ty, int tx) -> std::uint32_t {
-        std::uint32_t k = tile[ty][tx];
-        if constexpr (L::kCols == 2) k |= std::uint32_t{tile[ty][tx + 1]} << 16;
-        return k;
-    };
     auto sort_height = [&](auto height) {
         constexpr int H = decltype(height)::value;
         bool used = false;
@@ -56,7 +51,7 @@ median_column_network(const __grid_constant__ PlanesArgs a) {
             const int y = i / kCols, cx = i - y * kCols;
             Lane<L> v[H];
 #pragma unroll
-            for (int r = 0; r < H; ++r) v[r].v = key(y + RY - H / 2 + r, cx);
+            for (int r = 0; r < H; ++r) v[r].v = pack_keys<L>(tile[y + RY - H / 2 + r], cx);
             networks::SortColumn<H>::apply(v);
 #pragma unroll
             for (int r = 0; r < H; ++r) sorted[column_base(H) + r][y][cx] = v[r].v;
@@ -75,12 +70,7 @@ median_column_network(const __grid_constant__ PlanesArgs a) {
         return Lane<L>{sorted[column_base(Net::column_height(c)) + i][ly][lx + c]};
     };
     const std::uint32_t m = Net::template median<Lane<L>>(in).v;
-    T* row = reinterpret_cast<T*>(static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride +
-                                  static_cast<std::int64_t>(y) * a.dst_pitch);
-#pragma unroll
-    for (int i = 0; i < L::kCols; ++i)
-        if (x + i < a.width)
-            row[x + i] = OrderKey<T>::from_key(L::kCols == 1 ? m : (m >> (16 * i)) & 0xFFFFu);
+    store_lanes<T, L>(a, x, y, m);
 }
 
 bool fits(int height) { return (height + kThreadsY - 1) / kThreadsY <= 65535; }

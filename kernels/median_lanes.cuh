@@ -6,6 +6,9 @@
 
 #include <cstdint>
 
+#include "median_args.cuh"
+#include "order_key.cuh"
+
 namespace fastmedian::kernels {
 
 struct ScalarLanes {
@@ -35,5 +38,30 @@ struct PackedLanes {
 // Lanes for a pixel type: packed where keys fit in 16 bits.
 template <class T> struct LanesFor { using type = PackedLanes; };
 template <> struct LanesFor<float> { using type = ScalarLanes; };
+
+// The key of lane i of a register holding L::kCols keys.
+template <class L>
+__device__ __forceinline__ std::uint32_t lane_key(std::uint32_t keys, int i) {
+    return L::kCols == 1 ? keys : (keys >> (16 * i)) & 0xFFFFu;
+}
+
+// The keys of pixels x .. x + L::kCols - 1 of a row of staged keys, in one register.
+template <class L, class Key>
+__device__ __forceinline__ std::uint32_t pack_keys(const Key* row, int x) {
+    std::uint32_t keys = row[x];
+    if constexpr (L::kCols == 2) keys |= std::uint32_t{row[x + 1]} << 16;
+    return keys;
+}
+
+// Writes the register's L::kCols keys as output pixels (x.., y) of plane blockIdx.z, those
+// inside the image.
+template <class T, class L>
+__device__ __forceinline__ void store_lanes(const PlanesArgs& a, int x, int y, std::uint32_t keys) {
+    T* row = reinterpret_cast<T*>(static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride +
+                                  static_cast<std::int64_t>(y) * a.dst_pitch);
+#pragma unroll
+    for (int i = 0; i < L::kCols; ++i)
+        if (x + i < a.width) row[x + i] = OrderKey<T>::from_key(lane_key<L>(keys, i));
+}
 
 }  // namespace fastmedian::kernels

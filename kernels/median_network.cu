@@ -30,18 +30,10 @@ median_network(const __grid_constant__ PlanesArgs a) {
 #pragma unroll
     for (int r = 0; r <= 2 * R; ++r)
 #pragma unroll
-        for (int c = R - Mask::half_width(r); c <= R + Mask::half_width(r); ++c) {
-            std::uint32_t key = tile[ly + r][lx + c];
-            if constexpr (L::kCols == 2) key |= std::uint32_t{tile[ly + r][lx + c + 1]} << 16;
-            v[n++] = key;
-        }
+        for (int c = R - Mask::half_width(r); c <= R + Mask::half_width(r); ++c)
+            v[n++] = pack_keys<L>(tile[ly + r], lx + c);
     const std::uint32_t m = median_of<Mask::kCount, L>(v);
-    T* row = reinterpret_cast<T*>(static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride +
-                                  static_cast<std::int64_t>(y) * a.dst_pitch);
-#pragma unroll
-    for (int i = 0; i < L::kCols; ++i)
-        if (x + i < a.width)
-            row[x + i] = OrderKey<T>::from_key(L::kCols == 1 ? m : (m >> (16 * i)) & 0xFFFFu);
+    store_lanes<T, L>(a, x, y, m);
 }
 
 template <class T>
