@@ -4,7 +4,8 @@
 #   here:   cmake --preset default && cmake --build --preset default && scripts/device-tests.sh prepare
 #   device: scripts/device-tests.sh          (carry: build)
 # Checks: the GoogleTest suites (CUDA against the CPU reference), compute-sanitizer memcheck,
-# and the CLI with --backend cuda against --backend cpu on the real images of shared/data.
+# and the CLI with --backend cuda against --backend cpu on the real images of shared/data
+# (2D median, and the temporal median on the time-lapse).
 # Logs go to $OUT; a short summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -53,5 +54,19 @@ for img in embryos_grey BPAE_actin cancer_cell_migration_crop Bead_Image1_crop; 
   done
 done
 summary+=("cli real images, cuda vs cpu: $same identical, $differ different")
+# The temporal median on the real time-lapse (48 frames), every network size and the sliding
+# median, both modes.
+same=0 differ=0
+for n in 2 3 4 5 9 10 11 25 48; do
+  for mode in "--mode median" "--mode subtract --offset 100"; do
+    for backend in cpu cuda; do
+      $cli temporal build/device/data/cancer_cell_migration_crop.tif "/tmp/fm_$backend.tif" \
+        --window "$n" $mode --backend "$backend" >>"$out/cli.log" 2>&1
+    done
+    if cmp -s /tmp/fm_cpu.tif /tmp/fm_cuda.tif; then same=$((same + 1))
+    else differ=$((differ + 1)); echo "DIFFER: temporal $n $mode" >>"$out/cli.log"; fi
+  done
+done
+summary+=("cli temporal on the real movie, cuda vs cpu: $same identical, $differ different")
 summary+=("cli demo: $($cli demo --out /tmp/fm_demo.tif 2>&1 | grep -E '^median')")
 printf '%s\n' "${summary[@]}"

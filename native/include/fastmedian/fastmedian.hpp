@@ -6,3 +6,4 @@
 #include "fastmedian/image.hpp"
 #include "fastmedian/median.hpp"
 #include "fastmedian/options.hpp"
+#include "fastmedian/temporal.hpp"

@@ -77,7 +77,7 @@ void validate_window(const Window& w) {
     }
 }
 
-void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& o) {
+void validate_pair(const ConstImageView& src, const ImageView& dst) {
     validate_view(src, "src");
     if (dst.type != src.type)
         fail(std::string("dst.type (") + pixel_type_name(dst.type) + ") differs from src.type (" +
@@ -89,6 +89,26 @@ void validate_median(const ConstImageView& src, const ImageView& dst, const Medi
     validate_view(as_const(dst), "dst");
     const ByteRange a = extent(src), b = extent(as_const(dst));
     if (a.first < b.last && b.first < a.last) fail("dst overlaps src; filtering in place is not supported");
+    if (dst.memory != src.memory) fail("dst.memory differs from src.memory");
+}
+
+void validate_run(Backend backend, int device, const void* cuda_stream, bool reference,
+                  Memory memory) {
+    switch (backend) {
+        case Backend::automatic: case Backend::cpu: case Backend::cuda: break;
+        default: fail("backend is not one of auto, cpu, cuda");
+    }
+    if (device < 0) fail("device must be at least 0, got " + describe(device));
+    if (memory == Memory::cuda && backend == Backend::cpu)
+        fail("backend cpu cannot filter views in Memory::cuda (src.memory); use auto or cuda");
+    if (memory == Memory::host && cuda_stream != nullptr)
+        fail("cuda_stream applies only to views in Memory::cuda");
+    if (memory == Memory::cuda && reference)
+        fail("reference (the CPU reference) needs views in host memory, not src.memory cuda");
+}
+
+void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& o) {
+    validate_pair(src, dst);
     validate_window(o.window);
     switch (o.border) {
         case Border::replicate: case Border::reflect: case Border::mirror:
@@ -97,18 +117,26 @@ void validate_median(const ConstImageView& src, const ImageView& dst, const Medi
     }
     if (o.border == Border::constant && src.type != PixelType::f32 && !std::isfinite(o.cval))
         fail("cval must be finite for integer images, got " + describe(o.cval));
-    switch (o.backend) {
-        case Backend::automatic: case Backend::cpu: case Backend::cuda: break;
-        default: fail("backend is not one of auto, cpu, cuda");
-    }
-    if (o.device < 0) fail("device must be at least 0, got " + describe(o.device));
-    if (dst.memory != src.memory) fail("dst.memory differs from src.memory");
-    if (src.memory == Memory::cuda && o.backend == Backend::cpu)
-        fail("backend cpu cannot filter views in Memory::cuda (src.memory); use auto or cuda");
-    if (src.memory == Memory::host && o.cuda_stream != nullptr)
-        fail("cuda_stream applies only to views in Memory::cuda");
-    if (src.memory == Memory::cuda && o.reference)
-        fail("reference (the CPU reference) needs views in host memory, not src.memory cuda");
+    validate_run(o.backend, o.device, o.cuda_stream, o.reference, src.memory);
+}
+
+void validate_temporal_options(const TemporalOptions& o, std::int64_t frames) {
+    if (o.window < 1 || o.window > TemporalOptions::kMaxWindow)
+        fail("window must be in 1.." + describe(TemporalOptions::kMaxWindow) + " frames, got " +
+             describe(o.window));
+    if (o.window > frames)
+        fail("window (" + describe(o.window) + " frames) is longer than the stack (src.planes = " +
+             describe(frames) + ")");
+    if (o.mode != TemporalMode::median && o.mode != TemporalMode::subtract)
+        fail("mode is not one of median, subtract");
+    if (!std::isfinite(o.offset) || std::fabs(o.offset) > 1e9)
+        fail("offset must be finite and within +-1e9, got " + describe(o.offset));
+}
+
+void validate_temporal(const ConstImageView& src, const ImageView& dst, const TemporalOptions& o) {
+    validate_pair(src, dst);
+    validate_temporal_options(o, src.planes);
+    validate_run(o.backend, o.device, o.cuda_stream, o.reference, src.memory);
 }
 
 }  // namespace fastmedian::detail

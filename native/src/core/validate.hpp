@@ -4,12 +4,21 @@
 
 #include "fastmedian/image.hpp"
 #include "fastmedian/options.hpp"
+#include "fastmedian/temporal.hpp"
 
 namespace fastmedian::detail {
 
 // `name` prefixes messages ("src.width must be at least 1, got 0").
 void validate_view(const ConstImageView& view, const char* name);
 void validate_window(const Window& window);
+// src and dst: valid views of the same type, size and memory that do not overlap.
+void validate_pair(const ConstImageView& src, const ImageView& dst);
+// The backend, device, stream and reference choices for views in `memory`.
+void validate_run(Backend backend, int device, const void* cuda_stream, bool reference,
+                  Memory memory);
 void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& options);
+// The window (against a stack of `frames` frames), mode and offset.
+void validate_temporal_options(const TemporalOptions& options, std::int64_t frames);
+void validate_temporal(const ConstImageView& src, const ImageView& dst, const TemporalOptions& options);
 
 }  // namespace fastmedian::detail

@@ -1,7 +1,7 @@
 // The kernels built twice, for AVX2 (kernels_avx2.cpp, compiled with -mavx2) and for any CPU
 // (kernels_portable.cpp): small windows by generated selection networks vectorised across
-// neighbouring pixels (squares 1..7, ImageJ circles up to radius 3), and the float <-> key
-// conversions around every kernel.
+// neighbouring pixels (squares 1..7, ImageJ circles up to radius 3), the temporal median of up
+// to 10 frames, and the float <-> key conversions around every kernel.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,16 @@ template <class K>
 void network_median_portable(const KeyBlock<K>& block, const Footprint& fp, K* scratch);
 template <class K>
 void network_median_avx2(const KeyBlock<K>& block, const Footprint& fp, K* scratch);
+
+// Whether to run the AVX2 builds: built in, supported by this CPU, and not turned off with
+// FASTMEDIAN_CPU_AVX2=0 (which tests use to check the portable kernels on AVX2 machines).
+bool use_avx2_kernels();
+
+// out[x] = the median (rank (n-1)/2) of rows[0][x] .. rows[n-1][x], for 1 <= n <= 10.
+template <class K>
+void frame_network_portable(const K* const* rows, int n, std::int64_t width, K* out);
+template <class K>
+void frame_network_avx2(const K* const* rows, int n, std::int64_t width, K* out);
 
 // Floats to order keys (order_key.cuh) and back, n values.
 void float_to_keys_portable(const float* pixels, std::int64_t n, std::uint32_t* keys);

@@ -1,5 +1,6 @@
 // The kernels of isa_kernels.hpp built for any CPU: networks one pixel at a time.
 #include "cpu/lanes_scalar.hpp"
+#include "cpu/frame_network_kernel.hpp"
 #include "cpu/isa_kernels.hpp"
 #include "cpu/key_convert.hpp"
 #include "cpu/network_kernel.hpp"
@@ -14,6 +15,15 @@ void network_median_portable(const KeyBlock<K>& block, const Footprint& fp, K* s
 template void network_median_portable(const KeyBlock<std::uint8_t>&, const Footprint&, std::uint8_t*);
 template void network_median_portable(const KeyBlock<std::uint16_t>&, const Footprint&, std::uint16_t*);
 template void network_median_portable(const KeyBlock<std::uint32_t>&, const Footprint&, std::uint32_t*);
+
+template <class K>
+void frame_network_portable(const K* const* rows, int n, std::int64_t width, K* out) {
+    frame_network<ScalarLanes<K>>(rows, n, width, out);
+}
+
+template void frame_network_portable(const std::uint8_t* const*, int, std::int64_t, std::uint8_t*);
+template void frame_network_portable(const std::uint16_t* const*, int, std::int64_t, std::uint16_t*);
+template void frame_network_portable(const std::uint32_t* const*, int, std::int64_t, std::uint32_t*);
 
 void float_to_keys_portable(const float* pixels, std::int64_t n, std::uint32_t* keys) {
     float_to_keys_loop(pixels, n, keys);

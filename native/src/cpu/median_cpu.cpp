@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -31,17 +30,6 @@ constexpr std::int64_t kMinPixelsForThreads = 1 << 14;
 template <class T> struct KeyOf { using type = T; };
 template <> struct KeyOf<float> { using type = std::uint32_t; };
 
-// Whether to run the AVX2 kernels: built in, supported by this CPU, and not turned off with
-// FASTMEDIAN_CPU_AVX2=0 (which tests use to check the portable kernels on AVX2 machines).
-bool use_avx2() {
-#ifdef FASTMEDIAN_HAVE_AVX2_KERNELS
-    const char* env = std::getenv("FASTMEDIAN_CPU_AVX2");
-    return __builtin_cpu_supports("avx2") && !(env != nullptr && std::strcmp(env, "0") == 0);
-#else
-    return false;
-#endif
-}
-
 template <class T>
 class PlaneFilter {
 public:
@@ -53,7 +41,7 @@ public:
           xs_(border_table(src.width, fp.radius_x, border)),
           ys_(border_table(src.height, fp.radius_y, border)),
           outside_(static_cast<K>(OrderKey<T>::to_key(constant_value<T>(cval)))),
-          network_(has_network(fp)), avx2_(use_avx2()),
+          network_(has_network(fp)), avx2_(use_avx2_kernels()),
           in_keys_(src.width + 2 * fp.radius_x + kRowSlackKeys),
           out_stride_(src.width + kRowSlackKeys) {}
 

@@ -1,11 +1,14 @@
 // The CUDA backend's host side, as the dispatcher sees it: no CUDA types cross this header.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "core/footprint.hpp"
 #include "fastmedian/image.hpp"
 #include "fastmedian/options.hpp"
+#include "temporal_mode.cuh"
 
 namespace fastmedian::detail {
 
@@ -13,5 +16,36 @@ namespace fastmedian::detail {
 // `cuda_stream` (a cudaStream_t) applies to views in Memory::cuda: nullptr waits for the result.
 void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
                    Border border, double cval, int device, void* cuda_stream);
+
+}  // namespace fastmedian::detail
+
+namespace fastmedian::detail {
+
+// The temporal median of validated views (window frames). Host views go through the GPU in
+// tiles of pixels over all frames, sized to the free device memory (or to
+// FASTMEDIAN_CUDA_MEMORY_LIMIT bytes where that is set).
+void temporal_median_cuda(const ConstImageView& src, const ImageView& dst, int window,
+                          const kernels::TemporalOffset& offset, int device, void* cuda_stream);
+
+// TemporalMedianStream's GPU side: the last `window` frames stay on the device, each push
+// copies one frame up and one result down through pinned buffers on its own CUDA stream.
+class TemporalStreamCuda {
+public:
+    TemporalStreamCuda(PixelType type, std::int64_t width, std::int64_t height, int window,
+                       const kernels::TemporalOffset& offset, int device);
+    ~TemporalStreamCuda();
+    TemporalStreamCuda(const TemporalStreamCuda&) = delete;
+    TemporalStreamCuda& operator=(const TemporalStreamCuda&) = delete;
+
+    // Copies `frame` (a validated host view) and enqueues the median of the last
+    // min(pushed + 1, window) frames, `pushed` being how many came before it.
+    void start(const ConstImageView& frame, std::int64_t pushed);
+    // Waits for the result of the last start() and writes it into `out`.
+    void finish(const ImageView& out);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 }  // namespace fastmedian::detail

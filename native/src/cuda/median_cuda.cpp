@@ -4,54 +4,16 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <string>
 
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_util.hpp"
 #include "cuda/median_dispatch.hpp"
-#include "fastmedian/errors.hpp"
 #include "order_key.cuh"
 
 namespace fastmedian::detail {
 
 namespace {
-
-void check(cudaError_t e, const char* what) {
-    if (e == cudaSuccess) return;
-    cudaGetLastError();  // clear a non-sticky error so the next call starts clean
-    throw Error(ErrorCode::device_error,
-                std::string("CUDA ") + what + " failed: " + cudaGetErrorString(e));
-}
-
-class DeviceBuffer {
-public:
-    DeviceBuffer(std::size_t width_bytes, std::size_t height) {
-        check(cudaMallocPitch(&ptr_, &pitch_, width_bytes, height), "cudaMallocPitch");
-    }
-    ~DeviceBuffer() { cudaFree(ptr_); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    void* get() const { return ptr_; }
-    std::int64_t pitch() const { return static_cast<std::int64_t>(pitch_); }
-
-private:
-    void* ptr_ = nullptr;
-    std::size_t pitch_ = 0;
-};
-
-// A view in Memory::cuda must really be memory that `device` can read and write.
-void check_device_pointer(const void* p, int device, const char* name) {
-    cudaPointerAttributes attr{};
-    const cudaError_t e = cudaPointerGetAttributes(&attr, p);
-    cudaGetLastError();
-    const bool ok = e == cudaSuccess &&
-                    ((attr.type == cudaMemoryTypeDevice && attr.device == device) ||
-                     attr.type == cudaMemoryTypeManaged);
-    if (!ok)
-        throw Error(ErrorCode::invalid_argument,
-                    std::string(name) + " is not memory of CUDA device " + std::to_string(device) +
-                        " (views in Memory::cuda need cudaMalloc'd or managed memory)");
-}
 
 std::uint32_t outside_key(PixelType type, double cval) {
     switch (type) {

@@ -1,0 +1,13 @@
+// The temporal median by sorting every pixel's window: slow and simple, the reference that the
+// fast backends are tested against bit for bit.
+#pragma once
+
+#include "fastmedian/image.hpp"
+#include "temporal_mode.cuh"
+
+namespace fastmedian::detail {
+
+void temporal_median_reference(const ConstImageView& src, const ImageView& dst, int window,
+                               const kernels::TemporalOffset& offset);
+
+}  // namespace fastmedian::detail
