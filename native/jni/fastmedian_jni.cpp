@@ -6,6 +6,8 @@
 // never written, nothing needs releasing on an error path, the output array is written only
 // after a successful run, and the garbage collector is never held up for a whole filter run
 // (as a critical section would).
+// A Java TemporalMedianStream holds a JavaStream* as a jlong handle, from temporalStreamCreate
+// to temporalStreamClose; the Java class serialises the calls and never passes a freed handle.
 #include <jni.h>
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "fastmedian/fastmedian.hpp"
+#include "fastmedian/temporal.hpp"
 
 namespace fm = fastmedian;
 
@@ -179,6 +182,115 @@ jobject median(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jin
     });
 }
 
+fm::TemporalOptions temporal_options(JNIEnv* env, jint window, jstring mode, jdouble offset,
+                                     jstring backend, jint device) {
+    fm::TemporalOptions o;
+    o.window = window;
+    o.mode = fm::parse_temporal_mode(utf8(env, mode, "options.mode"), "options.mode");
+    o.offset = offset;
+    o.backend = fm::parse_backend(utf8(env, backend, "options.backend"), "options.backend");
+    o.device = device;
+    return o;
+}
+
+template <class T, class JArray>
+jobject temporal(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jint planes,
+                 jint window, jstring mode, jdouble offset, jstring backend, jint device) {
+    return guarded<jobject>(env, nullptr, [&]() -> jobject {
+        const jsize n = checked_length(env, src, dst, width, height, planes);
+        const fm::TemporalOptions options =
+            temporal_options(env, window, mode, offset, backend, device);
+        std::vector<T> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+        read(env, src, n, in.data());
+        check_java(env);
+        const T* pixels = in.data();
+        const fm::RunInfo info = fm::temporal_median(fm::view(pixels, width, height, planes),
+                                                     fm::view(out.data(), width, height, planes),
+                                                     options);
+        write(env, dst, n, out.data());
+        check_java(env);
+        return run_info(env, info);
+    });
+}
+
+// What a Java TemporalMedianStream's handle points to: the library's stream, the frame shape
+// it takes, and one frame buffer each way, reused by every push.
+struct JavaStream {
+    JavaStream(fm::PixelType type, jint width, jint height, const fm::TemporalOptions& options)
+        : stream(type, width, height, options),
+          type(type),
+          width(width),
+          height(height),
+          in(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) *
+             fm::pixel_size(type)),
+          out(in.size()) {}
+
+    fm::TemporalMedianStream stream;
+    fm::PixelType type;
+    jint width, height;
+    std::vector<std::uint8_t> in, out;
+};
+
+JavaStream* java_stream(jlong handle) {
+    if (handle == 0) fail("the stream is closed");
+    return reinterpret_cast<JavaStream*>(static_cast<std::intptr_t>(handle));
+}
+
+int bit_depth(fm::PixelType type) {
+    return type == fm::PixelType::u8 ? 8 : type == fm::PixelType::u16 ? 16 : 32;
+}
+
+jlong stream_create(JNIEnv* env, jint bits, jint width, jint height, jint window, jstring mode,
+                    jdouble offset, jstring backend, jint device) {
+    fm::PixelType type;
+    switch (bits) {
+        case 8: type = fm::PixelType::u8; break;
+        case 16: type = fm::PixelType::u16; break;
+        case 32: type = fm::PixelType::f32; break;
+        default: fail("bitDepth must be 8, 16 or 32, got " + std::to_string(bits));
+    }
+    const std::pair<const char*, jint> dims[] = {{"width", width}, {"height", height}};
+    for (const auto& [name, value] : dims)
+        if (value < 1) fail(std::string(name) + " must be at least 1, got " + std::to_string(value));
+    const std::int64_t n = std::int64_t{width} * height;
+    if (n > INT32_MAX)
+        fail("width*height is " + std::to_string(n) + ", more than a Java array holds");
+    const fm::TemporalOptions options =
+        temporal_options(env, window, mode, offset, backend, device);
+    auto* s = new JavaStream(type, width, height, options);
+    return static_cast<jlong>(reinterpret_cast<std::intptr_t>(s));
+}
+
+template <class T, class JArray>
+void stream_push(JNIEnv* env, jlong handle, JArray frame, JArray out) {
+    guarded<int>(env, 0, [&] {
+        JavaStream& s = *java_stream(handle);
+        if (s.type != fm::PixelTypeOf<T>::value)
+            fail("frame is " + std::to_string(bit_depth(fm::PixelTypeOf<T>::value)) +
+                 "-bit but the stream takes " + std::to_string(bit_depth(s.type)) +
+                 "-bit frames");
+        const jsize n = s.width * s.height;
+        const std::pair<const char*, JArray> arrays[] = {{"frame", frame}, {"out", out}};
+        for (const auto& [name, array] : arrays) {
+            if (array == nullptr) fail(std::string(name) + " is null");
+            const jsize length = env->GetArrayLength(array);
+            if (length != n)
+                fail(std::string(name) + " has " + std::to_string(length) +
+                     " elements but width*height is " + std::to_string(n) + " (" +
+                     std::to_string(s.width) + " x " + std::to_string(s.height) + ")");
+        }
+        T* in = reinterpret_cast<T*>(s.in.data());
+        T* result = reinterpret_cast<T*>(s.out.data());
+        read(env, frame, n, in);
+        check_java(env);
+        const T* pixels = in;
+        s.stream.push(fm::view(pixels, s.width, s.height), fm::view(result, s.width, s.height));
+        write(env, out, n, result);
+        check_java(env);
+        return 0;
+    });
+}
+
 jobjectArray cuda_devices(JNIEnv* env) {
     const std::vector<fm::DeviceInfo> devices = fm::cuda_devices();
     jclass cls = env->FindClass("org/fastmedian/DeviceInfo");
@@ -228,6 +340,69 @@ JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_medianF32(
     jint device) {
     return median<float>(env, src, dst, width, height, planes, circle, size, radius, border,
                          cval, backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_temporalU8(
+    JNIEnv* env, jclass, jbyteArray src, jbyteArray dst, jint width, jint height, jint planes,
+    jint window, jstring mode, jdouble offset, jstring backend, jint device) {
+    return temporal<std::uint8_t>(env, src, dst, width, height, planes, window, mode, offset,
+                                  backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_temporalU16(
+    JNIEnv* env, jclass, jshortArray src, jshortArray dst, jint width, jint height, jint planes,
+    jint window, jstring mode, jdouble offset, jstring backend, jint device) {
+    return temporal<std::uint16_t>(env, src, dst, width, height, planes, window, mode, offset,
+                                   backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_temporalF32(
+    JNIEnv* env, jclass, jfloatArray src, jfloatArray dst, jint width, jint height, jint planes,
+    jint window, jstring mode, jdouble offset, jstring backend, jint device) {
+    return temporal<float>(env, src, dst, width, height, planes, window, mode, offset, backend,
+                           device);
+}
+
+JNIEXPORT jlong JNICALL Java_org_fastmedian_Natives_temporalStreamCreate(
+    JNIEnv* env, jclass, jint bits, jint width, jint height, jint window, jstring mode,
+    jdouble offset, jstring backend, jint device) {
+    return guarded<jlong>(env, 0, [&] {
+        return stream_create(env, bits, width, height, window, mode, offset, backend, device);
+    });
+}
+
+JNIEXPORT void JNICALL Java_org_fastmedian_Natives_temporalStreamPushU8(
+    JNIEnv* env, jclass, jlong handle, jbyteArray frame, jbyteArray out) {
+    stream_push<std::uint8_t>(env, handle, frame, out);
+}
+
+JNIEXPORT void JNICALL Java_org_fastmedian_Natives_temporalStreamPushU16(
+    JNIEnv* env, jclass, jlong handle, jshortArray frame, jshortArray out) {
+    stream_push<std::uint16_t>(env, handle, frame, out);
+}
+
+JNIEXPORT void JNICALL Java_org_fastmedian_Natives_temporalStreamPushF32(
+    JNIEnv* env, jclass, jlong handle, jfloatArray frame, jfloatArray out) {
+    stream_push<float>(env, handle, frame, out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_fastmedian_Natives_temporalStreamFramesPushed(JNIEnv* env,
+                                                                              jclass,
+                                                                              jlong handle) {
+    return guarded<jlong>(env, 0, [&] {
+        return static_cast<jlong>(java_stream(handle)->stream.frames_pushed());
+    });
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_temporalStreamRunInfo(JNIEnv* env, jclass,
+                                                                           jlong handle) {
+    return guarded<jobject>(env, nullptr,
+                            [&] { return run_info(env, java_stream(handle)->stream.run_info()); });
+}
+
+JNIEXPORT void JNICALL Java_org_fastmedian_Natives_temporalStreamClose(JNIEnv*, jclass,
+                                                                      jlong handle) {
+    delete reinterpret_cast<JavaStream*>(static_cast<std::intptr_t>(handle));
 }
 
 JNIEXPORT jstring JNICALL Java_org_fastmedian_Natives_version(JNIEnv* env, jclass) {

@@ -2,6 +2,8 @@
 images (FASTMEDIAN_SHARED_DATA) and a runner. ctest sets both variables."""
 import os
 import pathlib
+import resource
+import signal
 import subprocess
 
 import numpy as np
@@ -50,3 +52,21 @@ def assert_same_bits(got, want):
     assert diff.size == 0, (f"{diff.size} of {got.size} pixels differ; first at flat index "
                             f"{diff[0]}: got {got.reshape(-1)[diff[0]]}, want "
                             f"{want.reshape(-1)[diff[0]]}")
+
+
+def assert_one_line_error(r, code, *fragments):
+    """Exit status `code` and one line on stderr holding every fragment."""
+    assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
+    assert r.stderr.startswith("fastmedian: ") and r.stderr.count("\n") == 1, r.stderr
+    for f in fragments:
+        assert f in r.stderr
+
+
+def listing(directory):
+    return sorted(p.name for p in pathlib.Path(directory).iterdir())
+
+
+def small_file_limit():
+    """Run in the child: writes past 64 KiB fail with EFBIG, as on a full disk."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # SIG_IGN survives exec
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))

@@ -4,16 +4,14 @@ errors and 1 for runtime errors, and its info, demo and help work."""
 import os
 import pathlib
 import re
-import resource
 import shutil
-import signal
 
 import numpy as np
 import pytest
 import scipy.ndimage as ndi
 import tifffile
 
-from conftest import assert_same_bits
+from conftest import assert_one_line_error, assert_same_bits, listing, small_file_limit
 
 REPO_DATA = pathlib.Path(__file__).resolve().parents[2] / "data"
 
@@ -25,17 +23,6 @@ def small_input(tmp_path):
     path = tmp_path / "in.tif"
     tifffile.imwrite(path, img, photometric="minisblack")
     return path
-
-
-def assert_one_line_error(r, code, *fragments):
-    assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
-    assert r.stderr.startswith("fastmedian: ") and r.stderr.count("\n") == 1, r.stderr
-    for f in fragments:
-        assert f in r.stderr
-
-
-def listing(directory):
-    return sorted(p.name for p in pathlib.Path(directory).iterdir())
 
 
 @pytest.mark.parametrize("spelling", ["same", "dot", "dotdot", "symlink", "hardlink"])
@@ -122,12 +109,6 @@ def test_failed_run_keeps_the_previous_output(fastmedian, shared_data, tmp_path)
     r = fastmedian("median", shared_data / "hela-cells.tif", out, "--size", 3)
     assert r.returncode == 1
     assert listing(tmp_path) == ["out.tif"] and out.read_bytes() == b"previous result"
-
-
-def small_file_limit():
-    """Run in the child: writes past 64 KiB fail with EFBIG, as on a full disk."""
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # SIG_IGN survives exec
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
 
 
 def test_full_disk_leaves_no_partial_output(fastmedian, shared_data, tmp_path):

@@ -10,6 +10,7 @@ namespace fastmedian::cli {
 extern const char* const kUsage;
 
 int median_command(const std::vector<std::string>& args);
+int temporal_command(const std::vector<std::string>& args);
 int info_command(const std::vector<std::string>& args);
 int demo_command(const std::vector<std::string>& args);
 

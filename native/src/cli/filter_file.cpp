@@ -11,13 +11,13 @@
 
 namespace fastmedian::cli {
 
-namespace {
-
 std::string format_number(const char* format, double value) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, value);
     return buf;
 }
+
+namespace {
 
 using Clock = std::chrono::steady_clock;
 
@@ -27,35 +27,48 @@ double ms_since(Clock::time_point start) {
 
 }  // namespace
 
-FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o) {
+FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f) {
     // By identity, not by name: "./a.tif", a hard link or a symlink to the input all count.
     std::error_code ec;
     if (std::filesystem::equivalent(in, out, ec))
         throw UsageError("output " + out + " is the same file as input " + in +
                          "; refusing to overwrite the input");
     const tiff::Stack src = tiff::read_tiff(in);
-    if (o.border == Border::constant && src.type != PixelType::f32 && !std::isfinite(o.cval))
-        throw UsageError(std::string("--cval must be finite for ") + pixel_type_name(src.type) +
-                         " images, got " + format_number("%g", o.cval));
+    if (f.check) f.check(src.type, src.width, src.height, src.planes);
     tiff::Stack dst(src.type, src.width, src.height, src.planes);
     FilterResult r;
     r.type = src.type;
     r.width = src.width;
     r.height = src.height;
     r.planes = src.planes;
-    if (o.backend != Backend::cpu) {
+    if (f.backend != Backend::cpu) {
         // A process's first CUDA call creates the context (about 0.2 s); a one-pixel run of
         // the same filter pays for it, so filter_ms is the filter's own time.
-        tiff::Stack one(src.type, 1, 1, 1), one_out(src.type, 1, 1, 1);
+        tiff::Stack one(src.type, 1, 1, f.warmup_planes);
+        tiff::Stack one_out(src.type, 1, 1, f.warmup_planes);
         const auto start = Clock::now();
-        if (median2d(one.view(), one_out.mutable_view(), o).backend == Backend::cuda)
+        if (f.run(one.view(), one_out.mutable_view()).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
     }
     const auto start = Clock::now();
-    r.run = median2d(src.view(), dst.mutable_view(), o);
+    r.run = f.run(src.view(), dst.mutable_view());
     r.filter_ms = ms_since(start);
     tiff::write_tiff(out, dst.view());
     return r;
+}
+
+FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o) {
+    StackFilter f;
+    f.backend = o.backend;
+    f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
+        if (o.border == Border::constant && type != PixelType::f32 && !std::isfinite(o.cval))
+            throw UsageError(std::string("--cval must be finite for ") + pixel_type_name(type) +
+                             " images, got " + format_number("%g", o.cval));
+    };
+    f.run = [&o](const ConstImageView& src, const ImageView& dst) {
+        return median2d(src, dst, o);
+    };
+    return filter_file(in, out, f);
 }
 
 std::string summary(const MedianOptions& o, const FilterResult& r, const std::string& out) {
@@ -66,6 +79,11 @@ std::string summary(const MedianOptions& o, const FilterResult& r, const std::st
              : "radius " + format_number("%g", w.radius);
     s += std::string(" ") + border_name(o.border);
     if (o.border == Border::constant) s += " " + format_number("%g", o.cval);
+    return summary(s, r, out);
+}
+
+std::string summary(const std::string& what, const FilterResult& r, const std::string& out) {
+    std::string s = what;
     s += std::string(" on ") + backend_name(r.run.backend);
     if (r.run.backend == Backend::cuda) s += ":" + std::to_string(r.run.device);
     s += " (" + r.run.device_name + "): " + std::to_string(r.width) + "x" +

@@ -1,7 +1,8 @@
-// One median run from file to file, shared by `median` and `demo`.
+// One filter run from file to file, shared by `median`, `temporal` and `demo`.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "fastmedian/fastmedian.hpp"
@@ -12,16 +13,38 @@ struct FilterResult {
     PixelType type = PixelType::u8;
     std::int64_t width = 0, height = 0, planes = 0;
     RunInfo run;
-    double filter_ms = 0.0;   // median2d alone, without reading and writing
+    double filter_ms = 0.0;   // the filter alone, without reading and writing
     double startup_ms = 0.0;  // creating the CUDA context, for runs on a GPU
 };
 
-// Reads `in`, filters every plane and writes `out`. Refuses (UsageError) when `out` is the
+// What filter_file runs over the whole stack, for any filter of the public API.
+struct StackFilter {
+    // The backend the options ask for: anything but cpu pays a one-pixel warm-up run first.
+    Backend backend = Backend::automatic;
+    // Planes of that warm-up run's 1 x 1 stack: the fewest the filter accepts.
+    std::int64_t warmup_planes = 1;
+    // Called with the input's type and shape once it is read and before anything runs;
+    // throws UsageError for options that do not fit it. May be empty.
+    std::function<void(PixelType type, std::int64_t width, std::int64_t height,
+                       std::int64_t planes)>
+        check;
+    // Filters `src` into `dst` (same type and shape) and says what ran.
+    std::function<RunInfo(const ConstImageView& src, const ImageView& dst)> run;
+};
+
+// Reads `in`, filters the whole stack and writes `out`. Refuses (UsageError) when `out` is the
 // same file as `in`; never leaves a partial `out`.
+FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f);
+// median2d over every plane; refuses a non-finite --cval for integer images.
 FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o);
 
 // "median 5x5 replicate on cpu (CPU): 462x366x1 u8 in 3.1 ms -> out.tif"; runs on a GPU add
 // " (+ 215.0 ms CUDA start-up)" before the arrow.
 std::string summary(const MedianOptions& o, const FilterResult& r, const std::string& out);
+// The same line after any description of the filter: "<what> on cpu (CPU): ... -> out.tif".
+std::string summary(const std::string& what, const FilterResult& r, const std::string& out);
+
+// printf-style formatting of one number ("%g", "%.1f").
+std::string format_number(const char* format, double value);
 
 }  // namespace fastmedian::cli

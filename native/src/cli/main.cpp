@@ -20,6 +20,16 @@ const char* const kUsage = R"(usage:
       --cval V        the outside value for --border constant (default 0)
       --backend B     auto (default: first CUDA device, else CPU), cpu, cuda
       OUT.tif is written completely or not at all, and never over IN.tif.
+  fastmedian temporal IN.tif OUT.tif --window N [options]
+      Per-pixel median over N frames (the pages of IN.tif) for every frame, the window
+      centred on it and shifted inward at the first and last frames; written to OUT.tif.
+      --window N      frames in each median, 1..65535 and at most the stack's pages;
+                      even N takes the lower middle, with one frame more before than after
+      --mode M        median (default): the median itself; subtract: frame - median + offset
+      --offset V      added in --mode subtract (rounded, then clamped for 8/16-bit images);
+                      default 0, from -1e9 to 1e9
+      --backend B     auto (default), cpu, cuda
+      OUT.tif is written completely or not at all, and never over IN.tif.
   fastmedian info
       Version, whether CUDA is compiled in, and the CUDA devices (or why there are none).
   fastmedian demo [--out PATH] [--backend B]
@@ -43,6 +53,7 @@ int run(const std::vector<std::string>& words) {
         return 0;
     }
     if (command == "median") return median_command(rest);
+    if (command == "temporal") return temporal_command(rest);
     if (command == "info") return info_command(rest);
     if (command == "demo") return demo_command(rest);
     throw UsageError("unknown command '" + command + "'");

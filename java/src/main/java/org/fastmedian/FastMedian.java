@@ -36,6 +36,36 @@ public final class FastMedian {
                 o.radius(), name(o.border()), o.cval(), name(o.backend()), o.device());
     }
 
+    /**
+     * The temporal median of a stack whose {@code planes} are the frames of a movie: for every
+     * frame t and pixel, the median of that pixel over a window of N frames (N =
+     * {@code options.window()}, at most {@code planes}) starting at t - N/2, moved inward at the
+     * ends so that every output uses exactly N frames. The median is the element of rank
+     * (N-1)/2 (the lower middle for even N), floats ordered as {@link #median} orders them.
+     * {@link TemporalMode#SUBTRACT} writes frame - median + offset instead (clamped for 8 and
+     * 16-bit images, with the offset rounded).
+     */
+    public static RunInfo temporalMedian(byte[] src, byte[] dst, int width, int height,
+            int planes, TemporalOptions options) {
+        TemporalOptions o = checked(options);
+        return Natives.temporalU8(src, dst, width, height, planes, o.window(), name(o.mode()),
+                o.offset(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo temporalMedian(short[] src, short[] dst, int width, int height,
+            int planes, TemporalOptions options) {
+        TemporalOptions o = checked(options);
+        return Natives.temporalU16(src, dst, width, height, planes, o.window(), name(o.mode()),
+                o.offset(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo temporalMedian(float[] src, float[] dst, int width, int height,
+            int planes, TemporalOptions options) {
+        TemporalOptions o = checked(options);
+        return Natives.temporalF32(src, dst, width, height, planes, o.window(), name(o.mode()),
+                o.offset(), name(o.backend()), o.device());
+    }
+
     /** The native library's version, "MAJOR.MINOR.PATCH". */
     public static String version() {
         NativeLibrary.ensureLoaded();
@@ -71,8 +101,14 @@ public final class FastMedian {
         return options;
     }
 
+    private static TemporalOptions checked(TemporalOptions options) {
+        NativeLibrary.ensureLoaded();
+        if (options == null) throw new FastMedianException("invalid_argument", "options is null");
+        return options;
+    }
+
     // A null enum travels as null, which the bridge reports naming the option.
-    private static String name(Enum<?> value) {
+    static String name(Enum<?> value) {
         return value == null ? null : value.toString();
     }
 }

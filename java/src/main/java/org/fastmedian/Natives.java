@@ -1,7 +1,7 @@
 package org.fastmedian;
 
 // The JNI entry points (native/jni/fastmedian_jni.cpp). Callers load the library first; see
-// NativeLibrary. Enums travel as their library names, the window as its three fields.
+// NativeLibrary. Enums travel as their library names, the median window as its three fields.
 final class Natives {
     private Natives() {}
 
@@ -16,6 +16,32 @@ final class Natives {
     static native RunInfo medianF32(float[] src, float[] dst, int width, int height, int planes,
             boolean circle, int size, double radius, String border, double cval, String backend,
             int device);
+
+    static native RunInfo temporalU8(byte[] src, byte[] dst, int width, int height, int planes,
+            int window, String mode, double offset, String backend, int device);
+
+    static native RunInfo temporalU16(short[] src, short[] dst, int width, int height,
+            int planes, int window, String mode, double offset, String backend, int device);
+
+    static native RunInfo temporalF32(float[] src, float[] dst, int width, int height,
+            int planes, int window, String mode, double offset, String backend, int device);
+
+    // A TemporalMedianStream lives behind a handle from temporalStreamCreate until
+    // temporalStreamClose; the Java class never passes a closed handle.
+    static native long temporalStreamCreate(int bitDepth, int width, int height, int window,
+            String mode, double offset, String backend, int device);
+
+    static native void temporalStreamPushU8(long handle, byte[] frame, byte[] out);
+
+    static native void temporalStreamPushU16(long handle, short[] frame, short[] out);
+
+    static native void temporalStreamPushF32(long handle, float[] frame, float[] out);
+
+    static native long temporalStreamFramesPushed(long handle);
+
+    static native RunInfo temporalStreamRunInfo(long handle);
+
+    static native void temporalStreamClose(long handle);
 
     static native String version();
 
