@@ -35,8 +35,10 @@ def masks():
     return out
 
 
-def select_network(n):
-    """Operations (name, op, a, b) computing the median of inputs v[0..n-1], and its name."""
+def select_network(n, comparators=None):
+    """Operations (name, op, a, b) computing the median of inputs v[0..n-1], and its name, from
+    a sorting or selection network's compare-exchanges (i, j: min to wire i, max to wire j;
+    Batcher's by default) whose wire (n-1)//2 carries the median."""
     m = (n - 1) // 2
     below = {f"v[{k}]": 1 << k for k in range(n)}  # inputs known <= the value
     above = dict(below)                             # inputs known >= the value
@@ -50,7 +52,7 @@ def select_network(n):
             return LOW
         return name
 
-    for i, j in batcher(n):
+    for i, j in comparators if comparators is not None else batcher(n):
         a, b = wires[i], wires[j]
         if a == LOW or b == HIGH:
             continue

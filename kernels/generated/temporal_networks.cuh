@@ -76,32 +76,30 @@ FM_HD V median_of_frames_6(const V (&v)[6]) {
     return t19;
 }
 
-// Rank 3 of 7 values: 22 min/max operations.
+// Rank 3 of 7 values: 20 min/max operations.
 template <class L, class V>
 FM_HD V median_of_frames_7(const V (&v)[7]) {
-    const V t0 = L::lo(v[0], v[1]);
-    const V t1 = L::hi(v[0], v[1]);
-    const V t2 = L::lo(v[2], v[3]);
-    const V t3 = L::hi(v[2], v[3]);
-    const V t4 = L::lo(v[4], v[5]);
-    const V t5 = L::hi(v[4], v[5]);
-    const V t6 = L::lo(t0, t2);
-    const V t7 = L::hi(t0, t2);
-    const V t8 = L::lo(t1, t3);
-    const V t9 = L::hi(t1, t3);
-    const V t10 = L::lo(t4, v[6]);
-    const V t11 = L::hi(t4, v[6]);
-    const V t12 = L::lo(t8, t7);
-    const V t13 = L::hi(t8, t7);
-    const V t14 = L::lo(t5, t11);
-    const V t15 = L::hi(t5, t11);
-    const V t17 = L::hi(t6, t10);
-    const V t19 = L::hi(t12, t14);
-    const V t20 = L::lo(t13, t15);
-    const V t23 = L::hi(t20, t17);
-    const V t24 = L::lo(t9, t19);
-    const V t28 = L::lo(t24, t23);
-    return t28;
+    const V t0 = L::lo(v[0], v[5]);
+    const V t1 = L::hi(v[0], v[5]);
+    const V t2 = L::lo(t0, v[3]);
+    const V t3 = L::hi(t0, v[3]);
+    const V t4 = L::lo(v[1], v[6]);
+    const V t5 = L::hi(v[1], v[6]);
+    const V t6 = L::lo(v[2], v[4]);
+    const V t7 = L::hi(v[2], v[4]);
+    const V t9 = L::hi(t2, t4);
+    const V t10 = L::lo(t3, t1);
+    const V t11 = L::hi(t3, t1);
+    const V t12 = L::lo(t6, t5);
+    const V t13 = L::hi(t6, t5);
+    const V t15 = L::hi(t12, t10);
+    const V t16 = L::lo(t15, t13);
+    const V t18 = L::lo(t7, t11);
+    const V t20 = L::lo(t9, t18);
+    const V t21 = L::hi(t9, t18);
+    const V t23 = L::hi(t20, t16);
+    const V t24 = L::lo(t23, t21);
+    return t24;
 }
 
 // Rank 3 of 8 values: 27 min/max operations.
@@ -137,48 +135,40 @@ FM_HD V median_of_frames_8(const V (&v)[8]) {
     return t34;
 }
 
-// Rank 4 of 9 values: 38 min/max operations.
+// Rank 4 of 9 values: 30 min/max operations.
 template <class L, class V>
 FM_HD V median_of_frames_9(const V (&v)[9]) {
-    const V t0 = L::lo(v[0], v[1]);
-    const V t1 = L::hi(v[0], v[1]);
-    const V t2 = L::lo(v[2], v[3]);
-    const V t3 = L::hi(v[2], v[3]);
-    const V t4 = L::lo(v[4], v[5]);
-    const V t5 = L::hi(v[4], v[5]);
-    const V t6 = L::lo(v[6], v[7]);
-    const V t7 = L::hi(v[6], v[7]);
-    const V t8 = L::lo(t0, t2);
-    const V t9 = L::hi(t0, t2);
-    const V t10 = L::lo(t1, t3);
-    const V t11 = L::hi(t1, t3);
-    const V t12 = L::lo(t4, t6);
-    const V t13 = L::hi(t4, t6);
-    const V t14 = L::lo(t5, t7);
-    const V t15 = L::hi(t5, t7);
-    const V t16 = L::lo(t10, t9);
-    const V t17 = L::hi(t10, t9);
-    const V t18 = L::lo(t14, t13);
-    const V t19 = L::hi(t14, t13);
-    const V t21 = L::hi(t8, t12);
-    const V t22 = L::lo(t16, t18);
-    const V t23 = L::hi(t16, t18);
-    const V t24 = L::lo(t17, t19);
-    const V t25 = L::hi(t17, t19);
-    const V t26 = L::lo(t11, t15);
-    const V t28 = L::lo(t24, t21);
-    const V t29 = L::hi(t24, t21);
-    const V t30 = L::lo(t26, t23);
-    const V t31 = L::hi(t26, t23);
-    const V t33 = L::hi(t22, t28);
-    const V t34 = L::lo(t30, t29);
-    const V t35 = L::hi(t30, t29);
-    const V t36 = L::lo(t31, t25);
-    const V t38 = L::lo(t35, v[8]);
-    const V t41 = L::hi(t33, t38);
-    const V t42 = L::lo(t34, t36);
-    const V t49 = L::hi(t42, t41);
-    return t49;
+    const V t0 = L::lo(v[1], v[2]);
+    const V t1 = L::hi(v[1], v[2]);
+    const V t2 = L::lo(v[4], v[5]);
+    const V t3 = L::hi(v[4], v[5]);
+    const V t4 = L::lo(v[7], v[8]);
+    const V t5 = L::hi(v[7], v[8]);
+    const V t6 = L::lo(v[0], t0);
+    const V t7 = L::hi(v[0], t0);
+    const V t8 = L::lo(v[3], t2);
+    const V t9 = L::hi(v[3], t2);
+    const V t10 = L::lo(v[6], t4);
+    const V t11 = L::hi(v[6], t4);
+    const V t12 = L::lo(t7, t1);
+    const V t13 = L::hi(t7, t1);
+    const V t14 = L::lo(t9, t3);
+    const V t15 = L::hi(t9, t3);
+    const V t16 = L::lo(t11, t5);
+    const V t17 = L::hi(t11, t5);
+    const V t19 = L::hi(t6, t8);
+    const V t20 = L::lo(t15, t17);
+    const V t22 = L::lo(t14, t16);
+    const V t23 = L::hi(t14, t16);
+    const V t25 = L::hi(t19, t10);
+    const V t27 = L::hi(t12, t22);
+    const V t28 = L::lo(t13, t20);
+    const V t30 = L::lo(t27, t23);
+    const V t32 = L::lo(t30, t28);
+    const V t33 = L::hi(t30, t28);
+    const V t35 = L::hi(t25, t32);
+    const V t36 = L::lo(t35, t33);
+    return t36;
 }
 
 // Rank 4 of 10 values: 43 min/max operations.

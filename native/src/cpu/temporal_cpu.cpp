@@ -21,6 +21,8 @@ template <> struct KeyOf<float> { using type = std::uint32_t; };
 // Sorted windows: pixels per tile so that their windows take about this many bytes (L2).
 constexpr std::int64_t kSortedTileBytes = 256 * 1024;
 constexpr std::int64_t kNetworkTileWidth = 1024;
+// Sorted windows up to this long find their keys by counting rather than by binary search.
+constexpr std::int64_t kCountingWindow = 256;
 // Below this much work (pixels x frames x window) a call runs on the caller's thread alone.
 constexpr std::int64_t kMinWorkForThreads = 1 << 22;
 
@@ -113,13 +115,28 @@ private:
     }
 
     static void replace(K* win, std::int64_t n, K old_key, K new_key) {
-        const std::int64_t i = std::lower_bound(win, win + n, old_key) - win;  // win[i] == old_key
-        if (new_key > old_key) {
-            const std::int64_t p = std::lower_bound(win + i + 1, win + n, new_key) - win;
+        if (new_key == old_key) return;
+        std::int64_t i, p;  // old_key's index; new_key's insertion point
+        if (n <= kCountingWindow) {
+            // Counting is branch-free and vectorises; binary searches mispredict every step.
+            using Count = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint16_t>;
+            Count below_old = 0, below_new = 0, upto_new = 0;
+            for (int k = 0; k < static_cast<int>(n); ++k) {
+                below_old += win[k] < old_key ? 1 : 0;
+                below_new += win[k] < new_key ? 1 : 0;
+                upto_new += win[k] <= new_key ? 1 : 0;
+            }
+            i = below_old;
+            p = new_key > old_key ? below_new : upto_new;
+        } else {
+            i = std::lower_bound(win, win + n, old_key) - win;
+            p = new_key > old_key ? std::lower_bound(win + i + 1, win + n, new_key) - win
+                                  : std::upper_bound(win, win + i, new_key) - win;
+        }
+        if (new_key > old_key) {  // win[i+1 .. p) < new_key move down one
             std::memmove(win + i, win + i + 1, (p - i - 1) * sizeof(K));
             win[p - 1] = new_key;
-        } else if (new_key < old_key) {
-            const std::int64_t p = std::upper_bound(win, win + i, new_key) - win;
+        } else {                  // win[p .. i) > new_key move up one
             std::memmove(win + p + 1, win + p, (i - p) * sizeof(K));
             win[p] = new_key;
         }
