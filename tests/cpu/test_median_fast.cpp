@@ -152,6 +152,23 @@ TEST(MedianFast, FloatNaNInfinitiesAndSignedZeros) {
             }
 }
 
+TEST(MedianFast, FloatHistogramsWhoseLastCoarseBinIsPartial) {
+    // Mostly NaN: the median sits in the last coarse bin of the ranked keys, whose fine bins
+    // run past the number of distinct keys (a walk from its end once read past the histogram;
+    // valgrind saw it, and Python's median_filter crashed on such a block).
+    std::mt19937 rng(9000);
+    for (const fm::Window& w : {fm::Window::square(9), fm::Window::square(15), fm::Window::circle(7.0)})
+        for (std::int64_t width : {26, 31, 45})
+            for (int repeat = 0; repeat < 6; ++repeat) {
+                Stack src(fm::PixelType::f32, width, 2 + repeat % 3);
+                for (std::int64_t y = 0; y < src.height; ++y)
+                    for (std::int64_t x = 0; x < src.width; ++x)
+                        src.at<float>(0, y, x) = rng() % 10 < 7 ? std::numeric_limits<float>::quiet_NaN()
+                                                                : static_cast<float>(rng() % 1000) * 0.25f;
+                expect_matches_reference(src, w, fm::Border::replicate);
+            }
+}
+
 TEST(MedianFast, FullRangeIntegersWithFarJumps) {
     // Alternating extremes make the tracked histogram median jump across whole coarse bins.
     for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16}) {

@@ -16,8 +16,10 @@ namespace {
 // windows share all but a few values, so both walks are usually a step or two.
 class TwoLevelHistogram {
 public:
+    // fine_ covers whole coarse bins, so a walk from the end of a partial last bin stays inside.
     TwoLevelHistogram(std::uint32_t levels, int shift)
-        : shift_(shift), fine_(levels, 0), coarse_((levels >> shift) + 1, 0) {}
+        : shift_(shift), fine_(static_cast<std::size_t>((levels >> shift) + 1) << shift, 0),
+          coarse_((levels >> shift) + 1, 0) {}
 
     void add(std::uint32_t v) {
         ++fine_[v];
