@@ -30,7 +30,7 @@ __device__ void store(const TemporalArgs& a, int x, int y, std::int64_t t, std::
                       std::uint32_t median_key) {
     T* out = reinterpret_cast<T*>(static_cast<char*>(a.dst) + t * a.dst_frame_stride +
                                   y * a.dst_pitch) + x;
-    *out = temporal_output<T>(OrderKey<T>::from_key(frame_key), median_key, a.offset);
+    *out = median_output<T>(OrderKey<T>::from_key(frame_key), median_key, a.offset);
 }
 
 template <class T, int N>

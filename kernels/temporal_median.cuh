@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "temporal_mode.cuh"
+#include "median_output.cuh"
 
 namespace fastmedian::kernels {
 
@@ -28,7 +28,7 @@ struct TemporalArgs {
     int height;
     std::int64_t frames;
     int window;
-    TemporalOffset offset;
+    OutputMode offset;
 };
 
 // pixel_type: 0 u8, 1 u16, 2 f32 (PixelType's order).

@@ -1,6 +1,8 @@
 // The whole public API of fastmedian.
 #pragma once
 
+#include "fastmedian/background.hpp"
+#include "fastmedian/convolve.hpp"
 #include "fastmedian/devices.hpp"
 #include "fastmedian/errors.hpp"
 #include "fastmedian/image.hpp"

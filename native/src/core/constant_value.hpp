@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <limits>
 
+#include "fastmedian/image.hpp"
+#include "order_key.cuh"
+
 namespace fastmedian::detail {
 
 template <class T>
@@ -17,6 +20,16 @@ T constant_value(double cval) {
         const double r = std::round(cval);
         return static_cast<T>(r < 0.0 ? 0.0 : (r > hi ? hi : r));
     }
+}
+
+// The order key (order_key.cuh) of that value, for kernels that compare keys.
+inline std::uint32_t outside_key(PixelType type, double cval) {
+    switch (type) {
+        case PixelType::u8: return kernels::OrderKey<std::uint8_t>::to_key(constant_value<std::uint8_t>(cval));
+        case PixelType::u16: return kernels::OrderKey<std::uint16_t>::to_key(constant_value<std::uint16_t>(cval));
+        case PixelType::f32: return kernels::OrderKey<float>::to_key(constant_value<float>(cval));
+    }
+    return 0;
 }
 
 }  // namespace fastmedian::detail

@@ -1,16 +1,16 @@
-// The temporal mode and offset in the form the kernels use (kernels/temporal_mode.cuh).
+// Mode subtract's offset in the form the kernels use (kernels/median_output.cuh).
 #pragma once
 
 #include <cmath>
 
-#include "fastmedian/temporal.hpp"
-#include "temporal_mode.cuh"
+#include "median_output.cuh"
 
 namespace fastmedian::detail {
 
-inline kernels::TemporalOffset temporal_offset(TemporalMode mode, double offset) {
-    kernels::TemporalOffset o;
-    o.subtract = mode == TemporalMode::subtract;
+// subtract: pixel - median + offset; otherwise the median itself.
+inline kernels::OutputMode output_mode(bool subtract, double offset) {
+    kernels::OutputMode o;
+    o.subtract = subtract;
     const double limit = 1 << 24;
     const double r = std::round(offset);
     o.integer = static_cast<std::int32_t>(r < -limit ? -limit : (r > limit ? limit : r));

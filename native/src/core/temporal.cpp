@@ -2,7 +2,7 @@
 #include "fastmedian/temporal.hpp"
 
 #include "core/backend_choice.hpp"
-#include "core/temporal_offset.hpp"
+#include "core/output_mode.hpp"
 #include "core/validate.hpp"
 #include "cpu/temporal_cpu.hpp"
 #include "cpu/temporal_reference.hpp"
@@ -36,7 +36,7 @@ std::int64_t temporal_window_start(std::int64_t t, std::int64_t frames, int wind
 RunInfo temporal_median(const ConstImageView& src, const ImageView& dst,
                         const TemporalOptions& options) {
     detail::validate_temporal(src, dst, options);
-    const kernels::TemporalOffset offset = detail::temporal_offset(options.mode, options.offset);
+    const kernels::OutputMode offset = detail::output_mode(options.mode == TemporalMode::subtract, options.offset);
     if (options.reference) {
         detail::temporal_median_reference(src, dst, options.window, offset);
         return detail::cpu_run_info();

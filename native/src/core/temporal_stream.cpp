@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/backend_choice.hpp"
-#include "core/temporal_offset.hpp"
+#include "core/output_mode.hpp"
 #include "core/validate.hpp"
 #include "cpu/temporal_cpu.hpp"
 #include "fastmedian/errors.hpp"
@@ -29,7 +29,7 @@ class TemporalMedianStream::Impl {
 public:
     Impl(PixelType type, std::int64_t width, std::int64_t height, const TemporalOptions& o)
         : type_(type), width_(width), height_(height), window_(o.window),
-          offset_(detail::temporal_offset(o.mode, o.offset)) {
+          offset_(detail::output_mode(o.mode == TemporalMode::subtract, o.offset)) {
         if (type != PixelType::u8 && type != PixelType::u16 && type != PixelType::f32)
             fail("type is not one of u8, u16, f32");
         if (width < 1 || height < 1 || width > (std::int64_t{1} << 31) || height > (std::int64_t{1} << 31))
@@ -123,7 +123,7 @@ private:
     PixelType type_;
     std::int64_t width_, height_, frame_bytes_ = 0;
     int window_;
-    kernels::TemporalOffset offset_;
+    kernels::OutputMode offset_;
     RunInfo info_;
     std::int64_t pushed_ = 0;
     bool pending_ = false;

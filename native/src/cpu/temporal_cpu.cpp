@@ -7,6 +7,7 @@
 
 #include "cpu/isa_kernels.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/sorted_window.hpp"
 #include "fastmedian/temporal.hpp"
 #include "generated/temporal_networks.cuh"
 #include "order_key.cuh"
@@ -21,8 +22,6 @@ template <> struct KeyOf<float> { using type = std::uint32_t; };
 // Sorted windows: pixels per tile so that their windows take about this many bytes (L2).
 constexpr std::int64_t kSortedTileBytes = 256 * 1024;
 constexpr std::int64_t kNetworkTileWidth = 1024;
-// Sorted windows up to this long find their keys by counting rather than by binary search.
-constexpr std::int64_t kCountingWindow = 256;
 // Below this much work (pixels x frames x window) a call runs on the caller's thread alone.
 constexpr std::int64_t kMinWorkForThreads = 1 << 22;
 
@@ -32,7 +31,7 @@ public:
     using K = typename KeyOf<T>::type;
 
     TemporalFilter(const ConstImageView& src, const ImageView& dst, int window,
-                   const kernels::TemporalOffset& offset)
+                   const kernels::OutputMode& offset)
         : src_(src), dst_(dst), n_(window), offset_(offset), avx2_(use_avx2_kernels()) {}
 
     void run() {
@@ -65,7 +64,7 @@ private:
     void write(std::int64_t t, std::int64_t y, std::int64_t x0, std::int64_t w, const K* med) const {
         const T* frame = in(t, y, x0);
         T* out = reinterpret_cast<T*>(dst_.row(t, y)) + x0;
-        for (std::int64_t x = 0; x < w; ++x) out[x] = kernels::temporal_output<T>(frame[x], med[x], offset_);
+        for (std::int64_t x = 0; x < w; ++x) out[x] = kernels::median_output<T>(frame[x], med[x], offset_);
     }
 
     // The window's key rows in a ring (frame f in slot f % n): the network ignores their order.
@@ -107,52 +106,24 @@ private:
             for (; start < s; ++start) {
                 to_keys(in(start, y, x0), w, old_keys.data());
                 to_keys(in(start + n, y, x0), w, new_keys.data());
-                for (std::int64_t x = 0; x < w; ++x) replace(&sorted[x * n], n, old_keys[x], new_keys[x]);
+                for (std::int64_t x = 0; x < w; ++x) sorted_window_replace(&sorted[x * n], n, old_keys[x], new_keys[x]);
             }
             for (std::int64_t x = 0; x < w; ++x) med[x] = sorted[x * n + rank];
             write(t, y, x0, w, med.data());
         }
     }
 
-    static void replace(K* win, std::int64_t n, K old_key, K new_key) {
-        if (new_key == old_key) return;
-        std::int64_t i, p;  // old_key's index; new_key's insertion point
-        if (n <= kCountingWindow) {
-            // Counting is branch-free and vectorises; binary searches mispredict every step.
-            using Count = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint16_t>;
-            Count below_old = 0, below_new = 0, upto_new = 0;
-            for (int k = 0; k < static_cast<int>(n); ++k) {
-                below_old += win[k] < old_key ? 1 : 0;
-                below_new += win[k] < new_key ? 1 : 0;
-                upto_new += win[k] <= new_key ? 1 : 0;
-            }
-            i = below_old;
-            p = new_key > old_key ? below_new : upto_new;
-        } else {
-            i = std::lower_bound(win, win + n, old_key) - win;
-            p = new_key > old_key ? std::lower_bound(win + i + 1, win + n, new_key) - win
-                                  : std::upper_bound(win, win + i, new_key) - win;
-        }
-        if (new_key > old_key) {  // win[i+1 .. p) < new_key move down one
-            std::memmove(win + i, win + i + 1, (p - i - 1) * sizeof(K));
-            win[p - 1] = new_key;
-        } else {                  // win[p .. i) > new_key move up one
-            std::memmove(win + p + 1, win + p, (i - p) * sizeof(K));
-            win[p] = new_key;
-        }
-    }
-
     const ConstImageView& src_;
     const ImageView& dst_;
     int n_;
-    kernels::TemporalOffset offset_;
+    kernels::OutputMode offset_;
     bool avx2_;
 };
 
 template <class T>
 void stream_frame(const std::uint8_t* frames, std::int64_t frame_bytes, int count,
                   const std::uint8_t* newest, const ImageView& dst,
-                  const kernels::TemporalOffset& offset) {
+                  const kernels::OutputMode& offset) {
     using K = typename KeyOf<T>::type;
     const bool avx2 = use_avx2_kernels();
     const std::int64_t width = dst.width, row_bytes = width * static_cast<std::int64_t>(sizeof(T));
@@ -182,14 +153,14 @@ void stream_frame(const std::uint8_t* frames, std::int64_t frame_bytes, int coun
         }
         const T* frame = reinterpret_cast<const T*>(newest + y * row_bytes);
         T* out = reinterpret_cast<T*>(dst.row(0, y));
-        for (std::int64_t x = 0; x < width; ++x) out[x] = kernels::temporal_output<T>(frame[x], med[x], offset);
+        for (std::int64_t x = 0; x < width; ++x) out[x] = kernels::median_output<T>(frame[x], med[x], offset);
     });
 }
 
 }  // namespace
 
 void temporal_median_cpu(const ConstImageView& src, const ImageView& dst, int window,
-                         const kernels::TemporalOffset& offset) {
+                         const kernels::OutputMode& offset) {
     switch (src.type) {
         case PixelType::u8: TemporalFilter<std::uint8_t>(src, dst, window, offset).run(); break;
         case PixelType::u16: TemporalFilter<std::uint16_t>(src, dst, window, offset).run(); break;
@@ -199,7 +170,7 @@ void temporal_median_cpu(const ConstImageView& src, const ImageView& dst, int wi
 
 void temporal_frame_cpu(const std::uint8_t* frames, std::int64_t frame_bytes, int count,
                         const std::uint8_t* newest, const ImageView& dst,
-                        const kernels::TemporalOffset& offset) {
+                        const kernels::OutputMode& offset) {
     switch (dst.type) {
         case PixelType::u8: stream_frame<std::uint8_t>(frames, frame_bytes, count, newest, dst, offset); break;
         case PixelType::u16: stream_frame<std::uint16_t>(frames, frame_bytes, count, newest, dst, offset); break;

@@ -8,19 +8,19 @@
 #include <cstdint>
 
 #include "fastmedian/image.hpp"
-#include "temporal_mode.cuh"
+#include "median_output.cuh"
 
 namespace fastmedian::detail {
 
 // Expects validated arguments.
 void temporal_median_cpu(const ConstImageView& src, const ImageView& dst, int window,
-                         const kernels::TemporalOffset& offset);
+                         const kernels::OutputMode& offset);
 
 // One output frame of the streaming form: the median of the `count` frames at
 // frames + i * frame_bytes (dense planes of width x height pixels of `type`), finished with the
 // frame `newest` (mode subtract), into `dst`.
 void temporal_frame_cpu(const std::uint8_t* frames, std::int64_t frame_bytes, int count,
                         const std::uint8_t* newest, const ImageView& dst,
-                        const kernels::TemporalOffset& offset);
+                        const kernels::OutputMode& offset);
 
 }  // namespace fastmedian::detail

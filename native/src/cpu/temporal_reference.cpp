@@ -15,7 +15,7 @@ using kernels::OrderKey;
 
 template <class T>
 void reference(const ConstImageView& src, const ImageView& dst, int window,
-               const kernels::TemporalOffset& offset) {
+               const kernels::OutputMode& offset) {
     std::vector<std::uint32_t> keys(static_cast<std::size_t>(window));
     const auto mid = keys.begin() + (window - 1) / 2;
     for (std::int64_t t = 0; t < src.planes; ++t) {
@@ -27,7 +27,7 @@ void reference(const ConstImageView& src, const ImageView& dst, int window,
                 for (int i = 0; i < window; ++i)
                     keys[i] = OrderKey<T>::to_key(reinterpret_cast<const T*>(src.row(s + i, y))[x]);
                 std::nth_element(keys.begin(), mid, keys.end());
-                out[x] = kernels::temporal_output<T>(frame[x], *mid, offset);
+                out[x] = kernels::median_output<T>(frame[x], *mid, offset);
             }
         }
     }
@@ -36,7 +36,7 @@ void reference(const ConstImageView& src, const ImageView& dst, int window,
 }  // namespace
 
 void temporal_median_reference(const ConstImageView& src, const ImageView& dst, int window,
-                               const kernels::TemporalOffset& offset) {
+                               const kernels::OutputMode& offset) {
     switch (src.type) {
         case PixelType::u8: reference<std::uint8_t>(src, dst, window, offset); break;
         case PixelType::u16: reference<std::uint16_t>(src, dst, window, offset); break;

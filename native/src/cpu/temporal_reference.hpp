@@ -3,11 +3,11 @@
 #pragma once
 
 #include "fastmedian/image.hpp"
-#include "temporal_mode.cuh"
+#include "median_output.cuh"
 
 namespace fastmedian::detail {
 
 void temporal_median_reference(const ConstImageView& src, const ImageView& dst, int window,
-                               const kernels::TemporalOffset& offset);
+                               const kernels::OutputMode& offset);
 
 }  // namespace fastmedian::detail

@@ -8,7 +8,7 @@
 #include "core/footprint.hpp"
 #include "fastmedian/image.hpp"
 #include "fastmedian/options.hpp"
-#include "temporal_mode.cuh"
+#include "median_output.cuh"
 
 namespace fastmedian::detail {
 
@@ -25,14 +25,14 @@ namespace fastmedian::detail {
 // tiles of pixels over all frames, sized to the free device memory (or to
 // FASTMEDIAN_CUDA_MEMORY_LIMIT bytes where that is set).
 void temporal_median_cuda(const ConstImageView& src, const ImageView& dst, int window,
-                          const kernels::TemporalOffset& offset, int device, void* cuda_stream);
+                          const kernels::OutputMode& offset, int device, void* cuda_stream);
 
 // TemporalMedianStream's GPU side: the last `window` frames stay on the device, each push
 // copies one frame up and one result down through pinned buffers on its own CUDA stream.
 class TemporalStreamCuda {
 public:
     TemporalStreamCuda(PixelType type, std::int64_t width, std::int64_t height, int window,
-                       const kernels::TemporalOffset& offset, int device);
+                       const kernels::OutputMode& offset, int device);
     ~TemporalStreamCuda();
     TemporalStreamCuda(const TemporalStreamCuda&) = delete;
     TemporalStreamCuda& operator=(const TemporalStreamCuda&) = delete;
@@ -47,5 +47,16 @@ private:
     struct State;
     std::unique_ptr<State> state_;
 };
+
+}  // namespace fastmedian::detail
+
+namespace fastmedian::detail {
+
+// The background of validated views: the exact median (fp) or the separable smoother (radius
+// fp.radius_y), then the output step `mode`, plane by plane. Host views go through the GPU one
+// plane at a time.
+void background_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                     bool separable, Border border, double cval, const kernels::OutputMode& mode,
+                     int device, void* cuda_stream);
 
 }  // namespace fastmedian::detail

@@ -9,20 +9,10 @@
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
 #include "cuda/median_dispatch.hpp"
-#include "order_key.cuh"
 
 namespace fastmedian::detail {
 
 namespace {
-
-std::uint32_t outside_key(PixelType type, double cval) {
-    switch (type) {
-        case PixelType::u8: return kernels::OrderKey<std::uint8_t>::to_key(constant_value<std::uint8_t>(cval));
-        case PixelType::u16: return kernels::OrderKey<std::uint16_t>::to_key(constant_value<std::uint16_t>(cval));
-        case PixelType::f32: return kernels::OrderKey<float>::to_key(constant_value<float>(cval));
-    }
-    return 0;
-}
 
 kernels::PlanesArgs planes_args(const ConstImageView& src, Border border, double cval) {
     kernels::PlanesArgs a{};

@@ -39,7 +39,7 @@ cudaError_t launch_temporal(const kernels::TemporalArgs& a, PixelType type, cuda
 }
 
 kernels::TemporalArgs temporal_args(const ConstImageView& src, int window,
-                                    const kernels::TemporalOffset& offset) {
+                                    const kernels::OutputMode& offset) {
     kernels::TemporalArgs a{};
     a.width = static_cast<int>(src.width);
     a.height = static_cast<int>(src.height);
@@ -66,7 +66,7 @@ std::size_t memory_budget() {
 }
 
 void temporal_host_views(const ConstImageView& src, const ImageView& dst, int window,
-                         const kernels::TemporalOffset& offset, cudaStream_t stream) {
+                         const kernels::OutputMode& offset, cudaStream_t stream) {
     const auto px = static_cast<std::int64_t>(pixel_size(src.type));
     const std::int64_t frames = src.planes;
     // A tile is w x h pixels over all frames, in and out; rows padded to 512 bytes by the pitch.
@@ -114,7 +114,7 @@ void temporal_host_views(const ConstImageView& src, const ImageView& dst, int wi
 }  // namespace
 
 void temporal_median_cuda(const ConstImageView& src, const ImageView& dst, int window,
-                          const kernels::TemporalOffset& offset, int device, void* cuda_stream) {
+                          const kernels::OutputMode& offset, int device, void* cuda_stream) {
     check(cudaSetDevice(device), "cudaSetDevice");
     if (src.memory == Memory::host) {
         temporal_host_views(src, dst, window, offset, cudaStreamPerThread);
@@ -137,13 +137,13 @@ void temporal_median_cuda(const ConstImageView& src, const ImageView& dst, int w
 // --- streaming form ---
 
 struct TemporalStreamCuda::State {
-    State(PixelType t, std::int64_t w, std::int64_t h, int n, const kernels::TemporalOffset& o, int d)
+    State(PixelType t, std::int64_t w, std::int64_t h, int n, const kernels::OutputMode& o, int d)
         : type(t), width(w), height(h), row_bytes(w * static_cast<std::int64_t>(pixel_size(t))),
           frame_bytes(row_bytes * h), window(n), offset(o), device(d) {}
     PixelType type;
     std::int64_t width, height, row_bytes, frame_bytes;
     int window;
-    kernels::TemporalOffset offset;
+    kernels::OutputMode offset;
     int device;
     cudaStream_t stream = nullptr;
     cudaEvent_t done = nullptr;
@@ -162,7 +162,7 @@ struct TemporalStreamCuda::State {
 };
 
 TemporalStreamCuda::TemporalStreamCuda(PixelType type, std::int64_t width, std::int64_t height,
-                                       int window, const kernels::TemporalOffset& offset,
+                                       int window, const kernels::OutputMode& offset,
                                        int device)
     : state_(std::make_unique<State>(type, width, height, window, offset, device)) {
     State& s = *state_;

@@ -1,0 +1,34 @@
+// Large windows on u8 and u16 images: Huang's sliding histogram, down the columns. Each thread
+// owns one output column and a band of rows, and keeps its window's histogram in shared memory
+// (bin-major, so threads never share a bank): moving one row down removes the top pixel of
+// every window column and adds the one below its bottom, and the median is tracked from the
+// last one. u16 keys use a coarse histogram of the high byte and, for the median's coarse bin
+// only, a fine one of the low byte (rebuilt from the window when the median changes bin).
+// Serves any window of rows of centred runs whose pixel count fits 16-bit counts.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "median_args.cuh"
+
+namespace fastmedian::kernels {
+
+// The window by columns: column dx (from -radius_x to radius_x) covers
+// dy in [-half_height[dx + radius_x], +half_height[...]].
+struct ColumnsWindow {
+    static constexpr int kMaxColumns = 1023;
+    int radius_x;
+    int rank;
+    int half_height[kMaxColumns];
+};
+
+constexpr int kHistogramMaxCount = 65535;
+
+cudaError_t launch_median_histogram_u8(const PlanesArgs& planes, const ColumnsWindow& window,
+                                       cudaStream_t stream);
+cudaError_t launch_median_histogram_u16(const PlanesArgs& planes, const ColumnsWindow& window,
+                                        cudaStream_t stream);
+
+}  // namespace fastmedian::kernels

@@ -1,0 +1,182 @@
+#include "cpu/separable_median.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/constant_value.hpp"
+#include "cpu/border_table.hpp"
+#include "cpu/parallel.hpp"
+#include "cpu/sorted_window.hpp"
+#include "order_key.cuh"
+
+namespace fastmedian::detail {
+
+namespace {
+
+using kernels::OrderKey;
+
+template <class T> struct KeyOf { using type = T; };
+template <> struct KeyOf<float> { using type = std::uint32_t; };
+
+constexpr std::int64_t kColumnTile = 256;
+// Below this many pixels x window a pass runs on the caller's thread alone.
+constexpr std::int64_t kMinWorkForThreads = 1 << 20;
+
+// One plane as dense keys, and the passes over it.
+template <class T>
+struct Plane {
+    using K = typename KeyOf<T>::type;
+    std::int64_t width, height;
+    int radius;
+    Border border;
+    K outside;
+    std::vector<K> keys, smooth;  // height x width each
+
+    Plane(std::int64_t w, std::int64_t h, int r, Border b, double cval)
+        : width(w), height(h), radius(r), border(b),
+          outside(static_cast<K>(OrderKey<T>::to_key(constant_value<T>(cval)))),
+          keys(static_cast<std::size_t>(w * h)), smooth(keys.size()) {}
+
+    void load(const std::uint8_t* plane, std::int64_t row_stride) {
+        for (std::int64_t y = 0; y < height; ++y) {
+            const T* row = reinterpret_cast<const T*>(plane + y * row_stride);
+            for (std::int64_t x = 0; x < width; ++x)
+                keys[y * width + x] = static_cast<K>(OrderKey<T>::to_key(row[x]));
+        }
+    }
+
+    void store(const std::uint8_t* src, std::int64_t src_stride, std::uint8_t* dst,
+               std::int64_t dst_stride, const kernels::OutputMode& mode) const {
+        for (std::int64_t y = 0; y < height; ++y) {
+            const T* in = reinterpret_cast<const T*>(src + y * src_stride);
+            T* out = reinterpret_cast<T*>(dst + y * dst_stride);
+            for (std::int64_t x = 0; x < width; ++x)
+                out[x] = kernels::median_output<T>(in[x], smooth[y * width + x], mode);
+        }
+    }
+
+    int threads() const {
+        return width * height * (2 * radius + 1) < kMinWorkForThreads ? 1 : cpu_threads();
+    }
+};
+
+// Down the columns: keys -> smooth.
+template <class T>
+void columns_fast(Plane<T>& p) {
+    using K = typename Plane<T>::K;
+    const std::int64_t n = 2 * p.radius + 1;
+    const std::vector<std::int64_t> ys = border_table(p.height, p.radius, p.border);
+    const std::int64_t tiles = (p.width + kColumnTile - 1) / kColumnTile;
+    parallel_for(tiles, p.threads(), [&](std::int64_t tile) {
+        const std::int64_t x0 = tile * kColumnTile, w = std::min(kColumnTile, p.width - x0);
+        auto key = [&](std::int64_t c, std::int64_t x) {  // padded row c, column x0 + x
+            return ys[c] < 0 ? p.outside : p.keys[ys[c] * p.width + x0 + x];
+        };
+        std::vector<K> sorted(static_cast<std::size_t>(n * w));
+        for (std::int64_t x = 0; x < w; ++x) {
+            K* win = &sorted[x * n];
+            for (std::int64_t c = 0; c < n; ++c) win[c] = key(c, x);
+            std::sort(win, win + n);
+        }
+        for (std::int64_t y = 0; y < p.height; ++y) {
+            for (std::int64_t x = 0; x < w; ++x) p.smooth[y * p.width + x0 + x] = sorted[x * n + p.radius];
+            if (y + 1 == p.height) break;
+            for (std::int64_t x = 0; x < w; ++x)
+                sorted_window_replace(&sorted[x * n], n, key(y, x), key(y + n, x));
+        }
+    });
+}
+
+// Along the rows: smooth -> keys (the caller swaps them back).
+template <class T>
+void rows_fast(Plane<T>& p) {
+    using K = typename Plane<T>::K;
+    const std::int64_t n = 2 * p.radius + 1;
+    const std::vector<std::int64_t> xs = border_table(p.width, p.radius, p.border);
+    parallel_for(p.height, p.threads(), [&](std::int64_t y) {
+        const K* row = &p.smooth[y * p.width];
+        K* out = &p.keys[y * p.width];
+        auto key = [&](std::int64_t c) { return xs[c] < 0 ? p.outside : row[xs[c]]; };
+        std::vector<K> win(static_cast<std::size_t>(n));
+        for (std::int64_t c = 0; c < n; ++c) win[c] = key(c);
+        std::sort(win.begin(), win.end());
+        for (std::int64_t x = 0; x < p.width; ++x) {
+            out[x] = win[p.radius];
+            if (x + 1 < p.width) sorted_window_replace(win.data(), n, key(x), key(x + n));
+        }
+    });
+}
+
+// The references: every window copied out and nth_element'ed.
+template <class T>
+void columns_reference(Plane<T>& p) {
+    using K = typename Plane<T>::K;
+    const std::int64_t n = 2 * p.radius + 1;
+    const std::vector<std::int64_t> ys = border_table(p.height, p.radius, p.border);
+    std::vector<K> win(static_cast<std::size_t>(n));
+    for (std::int64_t y = 0; y < p.height; ++y)
+        for (std::int64_t x = 0; x < p.width; ++x) {
+            for (std::int64_t i = 0; i < n; ++i)
+                win[i] = ys[y + i] < 0 ? p.outside : p.keys[ys[y + i] * p.width + x];
+            std::nth_element(win.begin(), win.begin() + p.radius, win.end());
+            p.smooth[y * p.width + x] = win[p.radius];
+        }
+}
+
+template <class T>
+void rows_reference(Plane<T>& p) {
+    using K = typename Plane<T>::K;
+    const std::int64_t n = 2 * p.radius + 1;
+    const std::vector<std::int64_t> xs = border_table(p.width, p.radius, p.border);
+    std::vector<K> win(static_cast<std::size_t>(n));
+    for (std::int64_t y = 0; y < p.height; ++y)
+        for (std::int64_t x = 0; x < p.width; ++x) {
+            for (std::int64_t i = 0; i < n; ++i)
+                win[i] = xs[x + i] < 0 ? p.outside : p.smooth[y * p.width + xs[x + i]];
+            std::nth_element(win.begin(), win.begin() + p.radius, win.end());
+            p.keys[y * p.width + x] = win[p.radius];
+        }
+}
+
+template <class T>
+void run(const ConstImageView& src, const ImageView& dst, int radius, Border border, double cval,
+         const kernels::OutputMode& mode, bool reference) {
+    Plane<T> p(src.width, src.height, radius, border, cval);
+    for (std::int64_t z = 0; z < src.planes; ++z) {
+        p.load(src.plane(z), src.row_stride);
+        if (reference) {
+            columns_reference(p);
+            rows_reference(p);
+        } else {
+            columns_fast(p);
+            rows_fast(p);
+        }
+        std::swap(p.keys, p.smooth);  // the row pass wrote its result into keys
+        p.store(src.plane(z), src.row_stride, dst.plane(z), dst.row_stride, mode);
+    }
+}
+
+template <class... Args>
+void dispatch(PixelType type, bool reference, const ConstImageView& src, const ImageView& dst,
+              Args... args) {
+    switch (type) {
+        case PixelType::u8: run<std::uint8_t>(src, dst, args..., reference); break;
+        case PixelType::u16: run<std::uint16_t>(src, dst, args..., reference); break;
+        case PixelType::f32: run<float>(src, dst, args..., reference); break;
+    }
+}
+
+}  // namespace
+
+void separable_median_cpu(const ConstImageView& src, const ImageView& dst, int radius,
+                          Border border, double cval, const kernels::OutputMode& mode) {
+    dispatch(src.type, false, src, dst, radius, border, cval, mode);
+}
+
+void separable_median_reference(const ConstImageView& src, const ImageView& dst, int radius,
+                                Border border, double cval, const kernels::OutputMode& mode) {
+    dispatch(src.type, true, src, dst, radius, border, cval, mode);
+}
+
+}  // namespace fastmedian::detail

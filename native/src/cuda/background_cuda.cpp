@@ -1,0 +1,135 @@
+// Host side of the CUDA background: per plane, the exact median (median_dispatch) or the two
+// 1D passes of the separable smoother into scratch planes, then the output step. Device views
+// run on the caller's stream; host views go through pitched device planes one at a time.
+#include <cuda_runtime_api.h>
+
+#include "core/constant_value.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_util.hpp"
+#include "cuda/median_dispatch.hpp"
+#include "median_1d.cuh"
+
+namespace fastmedian::detail {
+
+namespace {
+
+struct Job {
+    const Footprint& fp;
+    bool separable;
+    Border border;
+    double cval;
+    kernels::OutputMode mode;
+    PixelType type;
+    int width, height;
+};
+
+// Scratch planes: the exact median's (for the output step), or the separable passes' (the
+// columns' medians, their transpose, and its columns' medians).
+struct Scratch {
+    Scratch(const Job& j)
+        : columns(row_bytes(j, j.width), static_cast<std::size_t>(j.height)),
+          turned(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)),
+          rows(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)) {}
+    static std::size_t row_bytes(const Job& j, int pixels) {
+        return static_cast<std::size_t>(pixels) * pixel_size(j.type);
+    }
+    DeviceBuffer columns, turned, rows;
+};
+
+// One plane: src (pitch sp) -> dst (pitch dp).
+void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64_t dp,
+           const Scratch& s, cudaStream_t stream) {
+    const int type = static_cast<int>(j.type);
+    void* scratch = s.columns.get();
+    const std::int64_t kp = s.columns.pitch();
+    if (!j.separable) {
+        kernels::PlanesArgs a{};
+        a.src = src;
+        a.src_pitch = sp;
+        a.dst = j.mode.subtract ? scratch : dst;
+        a.dst_pitch = j.mode.subtract ? kp : dp;
+        a.width = j.width;
+        a.height = j.height;
+        a.planes = 1;
+        a.border = static_cast<int>(j.border);
+        a.outside_key = outside_key(j.type, j.cval);
+        check(launch_median(a, j.fp, j.type, stream), "kernel launch (median)");
+        if (!j.mode.subtract) return;
+        kernels::LineArgs o{};
+        o.src = scratch;
+        o.src_pitch = kp;
+        o.dst = dst;
+        o.dst_pitch = dp;
+        o.pixels = src;
+        o.pixels_pitch = sp;
+        o.width = j.width;
+        o.height = j.height;
+        o.mode = j.mode;
+        check(kernels::launch_median_output(o, type, stream), "kernel launch (output)");
+        return;
+    }
+    // Down the columns, transpose, down the columns again (the rows), transpose back with the
+    // output step: every pass reads along coalesced columns.
+    kernels::LineArgs a{};
+    a.radius = j.fp.radius_y;
+    a.border = static_cast<int>(j.border);
+    a.outside_key = outside_key(j.type, j.cval);
+    auto pass = [&](const void* in, std::int64_t in_pitch, void* out, std::int64_t out_pitch,
+                    int width, int height) {
+        a.src = in;
+        a.src_pitch = in_pitch;
+        a.dst = out;
+        a.dst_pitch = out_pitch;
+        a.width = width;
+        a.height = height;
+    };
+    pass(src, sp, s.columns.get(), s.columns.pitch(), j.width, j.height);
+    check(kernels::launch_median_1d(a, type, true, stream), "kernel launch (1D median)");
+    pass(s.columns.get(), s.columns.pitch(), s.turned.get(), s.turned.pitch(), j.height, j.width);
+    check(kernels::launch_transpose_output(a, type, stream), "kernel launch (transpose)");
+    pass(s.turned.get(), s.turned.pitch(), s.rows.get(), s.rows.pitch(), j.height, j.width);
+    check(kernels::launch_median_1d(a, type, true, stream), "kernel launch (1D median)");
+    pass(s.rows.get(), s.rows.pitch(), dst, dp, j.width, j.height);
+    a.pixels = src;
+    a.pixels_pitch = sp;
+    a.mode = j.mode;
+    check(kernels::launch_transpose_output(a, type, stream), "kernel launch (transpose)");
+}
+
+}  // namespace
+
+void background_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                     bool separable, Border border, double cval, const kernels::OutputMode& mode,
+                     int device, void* cuda_stream) {
+    check(cudaSetDevice(device), "cudaSetDevice");
+    const Job j{fp, separable, border, cval, mode, src.type, static_cast<int>(src.width),
+                static_cast<int>(src.height)};
+    const std::size_t row_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
+    const auto rows = static_cast<std::size_t>(src.height);
+    const Scratch scratch(j);
+    if (src.memory == Memory::cuda) {
+        check_device_pointer(src.data, device, "src.data");
+        check_device_pointer(dst.data, device, "dst.data");
+        const auto stream = cuda_stream != nullptr ? static_cast<cudaStream_t>(cuda_stream) : cudaStreamPerThread;
+        for (std::int64_t z = 0; z < src.planes; ++z)
+            plane(j, src.plane(z), src.row_stride, dst.plane(z), dst.row_stride, scratch, stream);
+        // The scratch planes are freed when this returns: wait for the work that uses them.
+        check(cudaStreamSynchronize(stream), "background on the GPU");
+        return;
+    }
+    const cudaStream_t stream = cudaStreamPerThread;
+    DeviceBuffer d_src(row_bytes, rows), d_dst(row_bytes, rows);
+    for (std::int64_t z = 0; z < src.planes; ++z) {
+        check(cudaMemcpy2DAsync(d_src.get(), d_src.pitch(), src.plane(z),
+                                static_cast<std::size_t>(src.row_stride), row_bytes, rows,
+                                cudaMemcpyHostToDevice, stream),
+              "cudaMemcpy2DAsync (upload)");
+        plane(j, d_src.get(), d_src.pitch(), d_dst.get(), d_dst.pitch(), scratch, stream);
+        check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride), d_dst.get(),
+                                d_dst.pitch(), row_bytes, rows, cudaMemcpyDeviceToHost, stream),
+              "cudaMemcpy2DAsync (download)");
+    }
+    check(cudaStreamSynchronize(stream), "background on the GPU");
+}
+
+}  // namespace fastmedian::detail

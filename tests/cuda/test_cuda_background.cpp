@@ -1,0 +1,85 @@
+// The CUDA background gives the naive and the CPU reference's bits: exact and separable,
+// subtract and background, every border; images longer than a thread's band of positions;
+// device views on a caller's stream. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include "fastmedian/fastmedian.hpp"
+#include "support/device_copy.hpp"
+#include "support/naive_background.hpp"
+
+namespace fm = fastmedian;
+using fmtest::kAllTypes;
+using fmtest::Stack;
+
+namespace {
+
+class CudaBackground : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (fm::cuda_devices().empty())
+            GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
+    }
+};
+
+fm::BackgroundOptions options(int k, bool separable, bool subtract, fm::Border border) {
+    fm::BackgroundOptions o;
+    o.window = fm::Window::square(k);
+    o.method = separable ? fm::BackgroundMethod::separable : fm::BackgroundMethod::exact;
+    o.output = subtract ? fm::BackgroundOutput::subtract : fm::BackgroundOutput::background;
+    o.offset = 10.0;
+    o.border = border;
+    o.cval = 3.0;
+    return o;
+}
+
+}  // namespace
+
+TEST_F(CudaBackground, EqualsNaive) { fmtest::expect_background_equals_naive(fm::Backend::cuda, false); }
+
+// Lines longer than a thread's band, windows and circles beyond the small-window kernels.
+TEST_F(CudaBackground, LargeImagesEqualReference) {
+    for (fm::PixelType type : kAllTypes)
+        for (int k : {65, 129})
+            for (int variant = 0; variant < 3; ++variant) {
+                Stack src(type, 613, 557, 1);
+                fmtest::fill_random(src, 11u * k + variant, variant == 2 ? 3 : 0);
+                if (type == fm::PixelType::f32) fmtest::add_specials(src, 5u, 0.02);
+                fm::BackgroundOptions o = options(k, variant != 1, variant == 0,
+                                                  variant == 2 ? fm::Border::mirror : fm::Border::replicate);
+                if (variant == 1 && k == 129) o.window = fm::Window::circle(40.5);
+                Stack want(type, src.width, src.height, 1, 0, 0), got(type, src.width, src.height, 1, 2, 0);
+                std::fill(got.bytes.begin(), got.bytes.end(), 0x5A);
+                o.reference = true;
+                fm::background(src.cview(), want.view(), o);
+                o.reference = false;
+                o.backend = fm::Backend::cuda;
+                fm::background(src.cview(), got.view(), o);
+                EXPECT_EQ(fmtest::first_difference(want, got), "")
+                    << fm::pixel_type_name(type) << " k=" << k << " variant " << variant;
+            }
+}
+
+TEST_F(CudaBackground, DeviceViewsOnACallersStream) {
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    for (fm::PixelType type : kAllTypes)
+        for (bool separable : {false, true}) {
+            Stack src(type, 300, 200, 2, 5, 1);
+            fmtest::fill_random(src, 21u);
+            Stack want(type, 300, 200, 2, 5, 1), got(type, 300, 200, 2, 5, 1);
+            fm::BackgroundOptions o = options(31, separable, true, fm::Border::reflect);
+            o.reference = true;
+            fm::background(src.cview(), want.view(), o);
+            fmtest::DeviceCopy d_src(src), d_dst(got);
+            o.reference = false;
+            o.cuda_stream = stream;
+            fm::background(fm::as_const(d_src.view(src)), d_dst.view(got), o);
+            ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+            d_dst.copy_to(got);
+            EXPECT_EQ(fmtest::first_difference(want, got), "")
+                << fm::pixel_type_name(type) << (separable ? " separable" : " exact");
+        }
+    cudaStreamDestroy(stream);
+}
