@@ -14,6 +14,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -213,6 +214,43 @@ jobject temporal(JNIEnv* env, JArray src, JArray dst, jint width, jint height, j
     });
 }
 
+fm::BackgroundOptions background_options(JNIEnv* env, jboolean circle, jint size, jdouble radius,
+                                         jstring method, jstring output, jdouble offset,
+                                         jstring border, jdouble cval, jstring backend,
+                                         jint device) {
+    fm::BackgroundOptions o;
+    o.window = circle ? fm::Window::circle(radius) : fm::Window::square(size);
+    o.method = fm::parse_background_method(utf8(env, method, "options.method"), "options.method");
+    o.output = fm::parse_background_output(utf8(env, output, "options.output"), "options.output");
+    o.offset = offset;
+    o.border = fm::parse_border(utf8(env, border, "options.border"), "options.border");
+    o.cval = cval;
+    o.backend = fm::parse_backend(utf8(env, backend, "options.backend"), "options.backend");
+    o.device = device;
+    return o;
+}
+
+template <class T, class JArray>
+jobject background(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jint planes,
+                   jboolean circle, jint size, jdouble radius, jstring method, jstring output,
+                   jdouble offset, jstring border, jdouble cval, jstring backend, jint device) {
+    return guarded<jobject>(env, nullptr, [&]() -> jobject {
+        const jsize n = checked_length(env, src, dst, width, height, planes);
+        const fm::BackgroundOptions options = background_options(
+            env, circle, size, radius, method, output, offset, border, cval, backend, device);
+        std::vector<T> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+        read(env, src, n, in.data());
+        check_java(env);
+        const T* pixels = in.data();
+        const fm::RunInfo info = fm::background(fm::view(pixels, width, height, planes),
+                                                fm::view(out.data(), width, height, planes),
+                                                options);
+        write(env, dst, n, out.data());
+        check_java(env);
+        return run_info(env, info);
+    });
+}
+
 // What a Java TemporalMedianStream's handle points to: the library's stream, the frame shape
 // it takes, and one frame buffer each way, reused by every push.
 struct JavaStream {
@@ -288,6 +326,82 @@ void stream_push(JNIEnv* env, jlong handle, JArray frame, JArray out) {
         write(env, out, n, result);
         check_java(env);
         return 0;
+    });
+}
+
+// A Java float[] as a vector (empty for null; callers that need one say so).
+std::vector<float> floats(JNIEnv* env, jfloatArray a) {
+    if (a == nullptr) return {};
+    std::vector<float> v(static_cast<std::size_t>(env->GetArrayLength(a)));
+    env->GetFloatArrayRegion(a, 0, static_cast<jsize>(v.size()), v.data());
+    check_java(env);
+    return v;
+}
+
+// ConvolveOptions from the Java class's fields. kind: 0 generic mask, 1 separable, 2 Gaussian.
+fm::ConvolveOptions convolve_options(JNIEnv* env, jint kind, jfloatArray mask, jint mask_width,
+                                     jint mask_height, jfloatArray row, jfloatArray column,
+                                     jdouble sigma, jboolean normalize, jstring border,
+                                     jdouble cval, jstring backend, jint device) {
+    fm::ConvolveOptions o;
+    switch (kind) {
+        case 0:
+            if (mask == nullptr) fail("options.mask is null");
+            o = fm::ConvolveOptions::generic(floats(env, mask), mask_width, mask_height);
+            break;
+        case 1:
+            if (row == nullptr) fail("options.rowMask is null");
+            if (column == nullptr) fail("options.columnMask is null");
+            o = fm::ConvolveOptions::separable(floats(env, row), floats(env, column));
+            break;
+        case 2: o = fm::ConvolveOptions::gaussian(sigma); break;
+        default: fail("options: unknown mask kind " + std::to_string(kind));
+    }
+    o.normalize = normalize == JNI_TRUE;
+    o.border = fm::parse_border(utf8(env, border, "options.border"), "options.border");
+    o.cval = cval;
+    o.backend = fm::parse_backend(utf8(env, backend, "options.backend"), "options.backend");
+    o.device = device;
+    return o;
+}
+
+// src is a T array; dst a T array (output in the input's type) or a float[] (float output).
+template <class T, class JArray>
+jobject convolve(JNIEnv* env, JArray src, jobject dst, jint width, jint height, jint planes,
+                 jint kind, jfloatArray mask, jint mask_width, jint mask_height, jfloatArray row,
+                 jfloatArray column, jdouble sigma, jboolean normalize, jstring border,
+                 jdouble cval, jstring backend, jint device) {
+    return guarded<jobject>(env, nullptr, [&]() -> jobject {
+        const char* same = std::is_same_v<T, std::uint8_t> ? "[B" : std::is_same_v<T, std::uint16_t> ? "[S" : "[F";
+        jclass same_class = env->FindClass(same);
+        check_java(env);
+        jclass float_class = env->FindClass("[F");
+        check_java(env);
+        const bool to_float = dst != nullptr && !std::is_same_v<T, float> &&
+                              env->IsInstanceOf(dst, float_class) == JNI_TRUE;
+        if (dst != nullptr && !to_float && env->IsInstanceOf(dst, same_class) != JNI_TRUE)
+            fail(std::string("dst must be a ") + (std::is_same_v<T, float> ? "float[]" : std::is_same_v<T, std::uint8_t> ? "byte[] or float[]" : "short[] or float[]"));
+        const jsize n = checked_length(env, src, static_cast<jarray>(dst), width, height, planes);
+        fm::ConvolveOptions options = convolve_options(env, kind, mask, mask_width, mask_height, row,
+                                                       column, sigma, normalize, border, cval,
+                                                       backend, device);
+        options.output = to_float ? fm::ConvolveOutput::f32 : fm::ConvolveOutput::same;
+        std::vector<T> in(static_cast<std::size_t>(n));
+        read(env, src, n, in.data());
+        check_java(env);
+        const T* pixels = in.data();
+        fm::RunInfo info;
+        if (to_float) {
+            std::vector<float> out(static_cast<std::size_t>(n));
+            info = fm::convolve(fm::view(pixels, width, height, planes), fm::view(out.data(), width, height, planes), options);
+            write(env, static_cast<jfloatArray>(dst), n, out.data());
+        } else {
+            std::vector<T> out(static_cast<std::size_t>(n));
+            info = fm::convolve(fm::view(pixels, width, height, planes), fm::view(out.data(), width, height, planes), options);
+            write(env, static_cast<JArray>(dst), n, out.data());
+        }
+        check_java(env);
+        return run_info(env, info);
     });
 }
 
@@ -403,6 +517,72 @@ JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_temporalStreamRunInfo(JNIE
 JNIEXPORT void JNICALL Java_org_fastmedian_Natives_temporalStreamClose(JNIEnv*, jclass,
                                                                       jlong handle) {
     delete reinterpret_cast<JavaStream*>(static_cast<std::intptr_t>(handle));
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_backgroundU8(
+    JNIEnv* env, jclass, jbyteArray src, jbyteArray dst, jint width, jint height, jint planes,
+    jboolean circle, jint size, jdouble radius, jstring method, jstring output, jdouble offset,
+    jstring border, jdouble cval, jstring backend, jint device) {
+    return background<std::uint8_t>(env, src, dst, width, height, planes, circle, size, radius,
+                                    method, output, offset, border, cval, backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_backgroundU16(
+    JNIEnv* env, jclass, jshortArray src, jshortArray dst, jint width, jint height, jint planes,
+    jboolean circle, jint size, jdouble radius, jstring method, jstring output, jdouble offset,
+    jstring border, jdouble cval, jstring backend, jint device) {
+    return background<std::uint16_t>(env, src, dst, width, height, planes, circle, size, radius,
+                                     method, output, offset, border, cval, backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_backgroundF32(
+    JNIEnv* env, jclass, jfloatArray src, jfloatArray dst, jint width, jint height, jint planes,
+    jboolean circle, jint size, jdouble radius, jstring method, jstring output, jdouble offset,
+    jstring border, jdouble cval, jstring backend, jint device) {
+    return background<float>(env, src, dst, width, height, planes, circle, size, radius, method,
+                             output, offset, border, cval, backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_convolveU8(
+    JNIEnv* env, jclass, jbyteArray src, jobject dst, jint width, jint height, jint planes,
+    jint kind, jfloatArray mask, jint mask_width, jint mask_height, jfloatArray row,
+    jfloatArray column, jdouble sigma, jboolean normalize, jstring border, jdouble cval,
+    jstring backend, jint device) {
+    return convolve<std::uint8_t>(env, src, dst, width, height, planes, kind, mask, mask_width,
+                                  mask_height, row, column, sigma, normalize, border, cval,
+                                  backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_convolveU16(
+    JNIEnv* env, jclass, jshortArray src, jobject dst, jint width, jint height, jint planes,
+    jint kind, jfloatArray mask, jint mask_width, jint mask_height, jfloatArray row,
+    jfloatArray column, jdouble sigma, jboolean normalize, jstring border, jdouble cval,
+    jstring backend, jint device) {
+    return convolve<std::uint16_t>(env, src, dst, width, height, planes, kind, mask, mask_width,
+                                   mask_height, row, column, sigma, normalize, border, cval,
+                                   backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_convolveF32(
+    JNIEnv* env, jclass, jfloatArray src, jobject dst, jint width, jint height, jint planes,
+    jint kind, jfloatArray mask, jint mask_width, jint mask_height, jfloatArray row,
+    jfloatArray column, jdouble sigma, jboolean normalize, jstring border, jdouble cval,
+    jstring backend, jint device) {
+    return convolve<float>(env, src, dst, width, height, planes, kind, mask, mask_width,
+                           mask_height, row, column, sigma, normalize, border, cval, backend,
+                           device);
+}
+
+JNIEXPORT jfloatArray JNICALL Java_org_fastmedian_Natives_gaussianMask(JNIEnv* env, jclass,
+                                                                      jdouble sigma) {
+    return guarded<jfloatArray>(env, nullptr, [&]() -> jfloatArray {
+        const std::vector<float> m = fm::gaussian_mask(sigma);
+        jfloatArray a = env->NewFloatArray(static_cast<jsize>(m.size()));
+        check_java(env);
+        env->SetFloatArrayRegion(a, 0, static_cast<jsize>(m.size()), m.data());
+        check_java(env);
+        return a;
+    });
 }
 
 JNIEXPORT jstring JNICALL Java_org_fastmedian_Natives_version(JNIEnv* env, jclass) {

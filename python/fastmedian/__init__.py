@@ -4,6 +4,12 @@ the CPU with the same bits, for uint8, uint16 and float32 arrays.
     fastmedian.median_filter(image, size=5)        # NumPy arrays, scipy.ndimage's names
     fastmedian.dask.median_filter(array, size=5)   # dask arrays, chunk by chunk
     fastmedian.zarr.median_filter("in.zarr", "out.zarr", size=(1, 5, 5))
+    fastmedian.temporal_median(movie, window=9)    # per pixel over 9 frames (frames, y, x)
+    fastmedian.temporal_median(movie, 50, mode="subtract", offset=100)   # frame - median + 100
+    fastmedian.dask.temporal_median(array, window=9)   # dask arrays, any chunking
+    fastmedian.background(image, size=65)          # image - its median background
+    fastmedian.background(image, size=129, method="separable", output="background")
+    fastmedian.dask.background(array, size=65)     # dask arrays, any chunking
 
 Errors: TypeError and ValueError for bad arguments (naming the parameter); fastmedian.Error and
 its subclasses (BackendUnavailableError, DeviceError, UnsupportedError) for the rest.
@@ -11,9 +17,9 @@ its subclasses (BackendUnavailableError, DeviceError, UnsupportedError) for the 
 from ._native import (BackendUnavailableError, DeviceError, Error, UnsupportedError,
                       __version__)
 from . import _native
-from .filters import median_filter
+from .filters import background, median_filter, temporal_median
 
-__all__ = ["median_filter", "devices", "cuda_unavailable_reason", "Error",
+__all__ = ["median_filter", "temporal_median", "background", "devices", "cuda_unavailable_reason", "Error",
            "BackendUnavailableError", "DeviceError", "UnsupportedError", "__version__"]
 
 

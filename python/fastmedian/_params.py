@@ -14,6 +14,10 @@ DTYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
 MODES = {"nearest": "replicate", "replicate": "replicate", "reflect": "reflect",
          "mirror": "mirror", "constant": "constant", "wrap": "wrap"}
 BACKENDS = ("auto", "cpu", "cuda")
+TEMPORAL_MODES = ("median", "subtract")
+MAX_OFFSET = 1e9  # the library's bound on the temporal and background offsets
+BACKGROUND_METHODS = ("exact", "separable")
+BACKGROUND_OUTPUTS = ("subtract", "background")
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,24 @@ class MedianParams:
     backend: str
     device: int
     halo: tuple  # per axis of the image: how far the window reaches (0 along planes)
+
+
+@dataclass(frozen=True)
+class TemporalParams:
+    window: int
+    mode: str
+    offset: float
+    axis: int  # the frame axis, in 0..2
+    backend: str
+    device: int
+
+
+@dataclass(frozen=True)
+class BackgroundParams:
+    median: MedianParams  # the window, border, cval, backend, device and halo
+    method: str
+    output: str
+    offset: float
 
 
 def check_image(dtype, shape):
@@ -44,6 +66,53 @@ def median_params(dtype, shape, size, radius, mode, cval, backend, device):
     return MedianParams(window, border, _cval(cval, dtype, border), _backend(backend),
                         _device(device),
                         (0,) * (len(shape) - 2) + ((len(half_widths) - 1) // 2, max(half_widths)))
+
+
+def background_params(dtype, shape, size, radius, method, output, offset, mode, cval, backend,
+                      device):
+    """median_params, then the method, the output and its offset. The separable smoother reads
+    the same rows and columns as the square window, so the halo is the window's."""
+    median = median_params(dtype, shape, size, radius, mode, cval, backend, device)
+    if not isinstance(method, str) or method not in BACKGROUND_METHODS:
+        raise ValueError(f"method must be one of {', '.join(BACKGROUND_METHODS)}; got {method!r}")
+    if method == "separable" and radius is not None:
+        raise ValueError("method 'separable' needs size (a square window), not radius")
+    if not isinstance(output, str) or output not in BACKGROUND_OUTPUTS:
+        raise ValueError(f"output must be one of {', '.join(BACKGROUND_OUTPUTS)}; got {output!r}")
+    return BackgroundParams(median, method, output, _offset(offset))
+
+
+def temporal_params(dtype, shape, window, mode, offset, axis, backend, device):
+    if np.dtype(dtype) not in DTYPES:
+        raise TypeError(f"stack must be uint8, uint16 or float32, got {np.dtype(dtype)}")
+    if len(shape) != 3:
+        raise ValueError(f"stack must be 3D (frames, y, x; the frame axis given by axis), got "
+                         f"shape {tuple(shape)}")
+    if 0 in shape:
+        raise ValueError(f"stack is empty (shape {tuple(shape)})")
+    if not _is_int(axis):
+        raise TypeError(f"axis must be an int, got {axis!r}")
+    if not -3 <= axis <= 2:
+        raise ValueError(f"axis must be in -3..2 (the stack is 3D), got {axis}")
+    axis = int(axis) % 3
+    frames = shape[axis]
+    if not _is_int(window):
+        raise TypeError(f"window must be an int (a number of frames), got {window!r}")
+    if not 1 <= window <= min(frames, _native.MAX_WINDOW):
+        raise ValueError(f"window must be in 1..{min(frames, _native.MAX_WINDOW)} (at most the "
+                         f"stack's {frames} frames along axis {axis}), got {window}")
+    if not isinstance(mode, str) or mode not in TEMPORAL_MODES:
+        raise ValueError(f"mode must be one of {', '.join(TEMPORAL_MODES)}; got {mode!r}")
+    return TemporalParams(int(window), mode, _offset(offset), axis, _backend(backend),
+                          _device(device))
+
+
+def _offset(offset):
+    if isinstance(offset, bool) or not isinstance(offset, numbers.Real):
+        raise TypeError(f"offset must be a number, got {offset!r}")
+    if not (math.isfinite(offset) and abs(offset) <= MAX_OFFSET):
+        raise ValueError(f"offset must be finite and within +-{MAX_OFFSET:g}, got {offset!r}")
+    return float(offset)
 
 
 def _window(ndim, size, radius):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import _native
-from ._params import median_params
+from ._params import background_params, median_params, temporal_params
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
@@ -30,13 +30,126 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     return output
 
 
+def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="auto", device=0,
+                    output=None):
+    """Temporal median of a movie: for every frame t and pixel, the median of that pixel over a
+    window of `window` frames (the background Fiji's FTM2 removes), the same bits on every
+    backend and as `fastmedian temporal` on the command line.
+
+    stack: uint8, uint16 or float32 3D array of frames, (frames, y, x) by default; `axis` names
+        the frame axis (1 or 2 work too: the axis is moved to the front as a view, and copied
+        only when the frames do not then lie one after the other in memory). Read in place when
+        its rows are contiguous (any C-contiguous array), else copied first.
+    window: N, the number of frames in each window, 1 to the number of frames. Output frame t
+        uses frames [s, s + N) with s = t - N // 2 moved inward at the ends (clamped to
+        0..frames - N), so every output uses exactly N frames; the median is the value of rank
+        (N - 1) // 2 (the lower middle for an even N).
+    mode: "median" writes the median itself (the background); "subtract" writes frame - median +
+        offset: for uint8/uint16 the offset rounded to the nearest integer (halves away from
+        zero) and the result clipped to the type; for float32 (frame - median) + float32(offset).
+    offset: added in mode "subtract"; finite, at most 1e9 in magnitude.
+    backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
+    output: optional array of the stack's shape and dtype to write into (not overlapping the
+        stack); it is returned.
+
+    Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
+    Returns a new array of the stack's shape and dtype (C-contiguous for axis=0; for another
+    axis a view of a C-contiguous (frames, y, x) array). The GIL is released while the filter
+    runs.
+    """
+    stack = np.asarray(stack)
+    p = temporal_params(stack.dtype, stack.shape, window, mode, offset, axis, backend, device)
+    frames_first = np.moveaxis(stack, p.axis, 0)  # a view
+    if output is None:
+        result = np.empty(frames_first.shape, stack.dtype)
+        target = result
+    else:
+        target = np.moveaxis(_checked_output(output, stack), p.axis, 0)
+        result = target if writable_in_place(target) else np.empty(target.shape, stack.dtype)
+    _native.temporal_median(readable_in_place(frames_first), result, p.window, p.mode, p.offset,
+                            p.backend, p.device)
+    if output is None:
+        return np.moveaxis(result, 0, p.axis)
+    if result is not target:
+        target[...] = result
+    return output
+
+
+def background(image, size=None, radius=None, method="exact", output="subtract", offset=0.0,
+               mode="nearest", cval=0.0, backend="auto", device=0, output_array=None):
+    """Large-window median background of a 2D image, or of each plane of a 3D stack (planes,
+    y, x): uneven illumination or autofluorescence, estimated with a median over a large window
+    (64 x 64 and up) and subtracted; the same bits on every backend and as `fastmedian
+    background` on the command line.
+
+    image: uint8, uint16 or float32 array; read in place when its rows are contiguous, else
+        copied first.
+    size, radius, mode, cval, backend, device: as median_filter (size k or (k, k) for an image,
+        (1, k, k) for a stack; radius: ImageJ's circle).
+    method: "exact", the median over the window exactly as median_filter computes it; or
+        "separable" (size only), an approximate, faster median: a median of k values along y,
+        then a median of k values along x of that result, each with the same mode (the same as
+        scipy's median_filter with size (k, 1), then with size (1, k)).
+    output: "subtract" writes image - background + offset: for uint8/uint16 the offset rounded
+        to the nearest integer (halves away from zero) and the result clipped to the type; for
+        float32 (image - background) + float32(offset), computed in float32. "background"
+        writes the background itself (offset unused).
+    offset: added in output "subtract"; finite, at most 1e9 in magnitude.
+    output_array: optional array of the image's shape and dtype to write into (not
+        overlapping the image); it is returned.
+
+    Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
+    Returns a new C-contiguous array of the image's shape and dtype (or output_array). The GIL
+    is released while the filter runs.
+    """
+    image = np.asarray(image)
+    p = background_params(image.dtype, image.shape, size, radius, method, output, offset, mode,
+                          cval, backend, device)
+    m = p.median
+    if output_array is None:
+        result = target = np.empty(image.shape, image.dtype)
+    else:
+        target = _checked_output(output_array, image, "output_array", "image")
+        result = target if writable_in_place(target) else np.empty(image.shape, image.dtype)
+    _native.background(readable_in_place(image), result, m.window, p.method, p.output, p.offset,
+                       m.border, m.cval, m.backend, m.device)
+    if result is not target:
+        target[...] = result
+    return target
+
+
+def _checked_output(output, stack, name="output", what="stack"):
+    if not isinstance(output, np.ndarray):
+        raise TypeError(f"{name} must be a NumPy array, got {type(output).__name__}")
+    if output.dtype != stack.dtype:
+        raise TypeError(f"{name} must have the {what}'s dtype {stack.dtype}, got {output.dtype}")
+    if output.shape != stack.shape:
+        raise ValueError(f"{name} must have the {what}'s shape {stack.shape}, got "
+                         f"{output.shape}")
+    if not output.flags.writeable:
+        raise ValueError(f"{name} must be writable")
+    if np.may_share_memory(output, stack):
+        raise ValueError(f"{name} must not overlap the {what} (the filter does not run in "
+                         f"place)")
+    return output
+
+
+def writable_in_place(output):
+    """Whether the library can write `output` as it lies (see readable_in_place)."""
+    return output.flags.writeable and _lies_in_place(output)
+
+
 def readable_in_place(image):
     """`image` itself when the library can read it as it lies (contiguous rows, rows and planes
     in increasing, non-overlapping order, aligned pixels), else a C-contiguous copy."""
+    # np.array copies always (ascontiguousarray would keep an unaligned contiguous array, as
+    # dask.distributed can deliver one).
+    return image if _lies_in_place(image) else np.array(image, order="C")
+
+
+def _lies_in_place(image):
     s = image.strides
     item = image.itemsize
     in_order = (s[-1] == item and s[-2] >= image.shape[-1] * item and
                 (image.ndim == 2 or s[0] >= s[1] * image.shape[1]))
-    # np.array copies always (ascontiguousarray would keep an unaligned contiguous array, as
-    # dask.distributed can deliver one).
-    return image if in_order and image.flags.aligned else np.array(image, order="C")
+    return in_order and image.flags.aligned

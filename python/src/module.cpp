@@ -67,6 +67,54 @@ fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& win
     return fm::median2d(in, out, options);
 }
 
+// A (frames, y, x) stack with contiguous rows, frames outermost (the library checks the strides).
+fm::RunInfo temporal_median(const py::array& src, py::array& dst, int window,
+                            const std::string& mode, double offset, const std::string& backend,
+                            int device) {
+    if (src.ndim() != 3)
+        throw py::value_error("stack must have 3 dimensions (frames, y, x), got " +
+                              std::to_string(src.ndim()));
+    if (dst.ndim() != 3)
+        throw py::value_error("output must have 3 dimensions (frames, y, x), got " +
+                              std::to_string(dst.ndim()));
+    if (!dst.writeable()) throw py::value_error("output must be writable");
+    const auto in = image_view<fm::ConstImageView>(
+        src, static_cast<const std::uint8_t*>(src.data()), "stack");
+    const auto out = image_view<fm::ImageView>(
+        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output");
+    fm::TemporalOptions options;
+    options.window = window;
+    options.mode = fm::parse_temporal_mode(mode, "mode");
+    options.offset = offset;
+    options.backend = fm::parse_backend(backend, "backend");
+    options.device = device;
+    py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
+    return fm::temporal_median(in, out, options);
+}
+
+// The background of every plane of image into output (same shape and dtype, rows contiguous).
+fm::RunInfo background(const py::array& src, py::array& dst, const fm::Window& window,
+                       const std::string& method, const std::string& output, double offset,
+                       const std::string& border, double cval, const std::string& backend,
+                       int device) {
+    if (!dst.writeable()) throw py::value_error("output_array must be writable");
+    const auto in = image_view<fm::ConstImageView>(
+        src, static_cast<const std::uint8_t*>(src.data()), "image");
+    const auto out = image_view<fm::ImageView>(
+        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output_array");
+    fm::BackgroundOptions options;
+    options.window = window;
+    options.method = fm::parse_background_method(method, "method");
+    options.output = fm::parse_background_output(output, "output");
+    options.offset = offset;
+    options.border = fm::parse_border(border, "mode");
+    options.cval = cval;
+    options.backend = fm::parse_backend(backend, "backend");
+    options.device = device;
+    py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
+    return fm::background(in, out, options);
+}
+
 py::dict device_dict(const fm::DeviceInfo& d) {
     py::dict r;
     r["index"] = d.index;
@@ -126,6 +174,18 @@ PYBIND11_MODULE(_native, m) {
     m.def("median2d", &median2d, py::arg("image"), py::arg("output"), py::arg("window"),
           py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
           "Median of every plane of image into output (same shape and dtype, rows contiguous).");
+    m.def("temporal_median", &temporal_median, py::arg("stack"), py::arg("output"),
+          py::arg("window"), py::arg("mode"), py::arg("offset"), py::arg("backend"),
+          py::arg("device"),
+          "Temporal median over the frames (planes) of stack into output (same shape and dtype, "
+          "rows contiguous, frames outermost).");
+    m.attr("MAX_WINDOW") = fm::TemporalOptions::kMaxWindow;
+    m.def("background", &background, py::arg("image"), py::arg("output_array"),
+          py::arg("window"), py::arg("method"), py::arg("output"), py::arg("offset"),
+          py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
+          "The large-window median background of every plane of image, subtracted (output "
+          "'subtract') or itself ('background'), into output_array (same shape and dtype, rows "
+          "contiguous).");
     m.def("cuda_compiled", &fm::cuda_compiled);
     m.def("cuda_devices", [] {
         py::list r;

@@ -1,6 +1,8 @@
 """Shared helpers for the fastmedian Python tests: the shared real images
-(FASTMEDIAN_SHARED_DATA, set by ctest), a bit-exact comparison, a NumPy reference median that
-follows our float order, and one dask.distributed cluster of two worker processes."""
+(FASTMEDIAN_SHARED_DATA, set by ctest), a bit-exact comparison, NumPy reference medians (2D and
+temporal) that follow our float order, random test stacks, and one dask.distributed cluster of
+two worker processes."""
+import math
 import os
 import pathlib
 
@@ -57,3 +59,80 @@ def reference_median(image, footprint, mode, cval=0.0):
     if out.dtype == np.float32:
         out[np.isnan(out)] = np.array(0x7FC00000, np.uint32).view(np.float32)
     return out
+
+
+QUIET_NAN = np.uint32(0x7FC00000)
+
+
+def sort_keys(stack):
+    """Keys whose integer order is the library's float order, -Inf < ... < -0 < +0 < ... <
+    +Inf < NaN (every NaN alike); integers are their own keys. numpy.sort alone puts NaN
+    last too, but leaves -0.0 and +0.0 in either order."""
+    if stack.dtype != np.float32:
+        return stack
+    bits = stack.view(np.int32).copy()
+    bits[np.isnan(stack)] = QUIET_NAN.view(np.int32)
+    return bits ^ ((bits >> 31) & 0x7FFFFFFF)
+
+
+def from_keys(keys, dtype):
+    if dtype != np.float32:
+        return keys
+    return (keys ^ ((keys >> 31) & 0x7FFFFFFF)).view(np.float32)
+
+
+def quiet_nans(values):
+    """Every NaN written as 0x7FC00000, as the library writes them."""
+    if values.dtype == np.float32:
+        values = values.copy()
+        values.view(np.uint32)[np.isnan(values)] = QUIET_NAN
+    return values
+
+
+def temporal_reference(stack, n, mode="median", offset=0.0):
+    """The temporal median of a (frames, y, x) stack by sorting every window with np.sort.
+    Output frame t: the element of rank (n-1)//2 of frames [s, s+n) per pixel, s =
+    clamp(t - n//2, 0, T - n); subtract: frame - median + offset (integers: the offset rounded,
+    halves away from zero, and the result clipped to the type; floats: (frame - median) +
+    float32(offset) in float32). (The CLI tests' statement, tests/cli/test_temporal_vs_numpy.py.)"""
+    frames = stack.shape[0]
+    keys = sort_keys(stack)
+    out = np.empty_like(stack)
+    medians = {}
+    for t in range(frames):
+        s = min(max(t - n // 2, 0), frames - n)
+        if s not in medians:
+            medians[s] = from_keys(np.sort(keys[s:s + n], axis=0)[(n - 1) // 2], stack.dtype)
+        median = medians[s]
+        if mode == "median":
+            out[t] = median
+        elif stack.dtype == np.float32:
+            with np.errstate(invalid="ignore", over="ignore"):
+                out[t] = (stack[t] - median) + np.float32(offset)
+        else:
+            top = np.iinfo(stack.dtype).max
+            rounded = int(math.copysign(math.floor(abs(offset) + 0.5), offset))
+            diff = stack[t].astype(np.int64) - median.astype(np.int64) + rounded
+            out[t] = np.clip(diff, 0, top).astype(stack.dtype)
+    return quiet_nans(out)
+
+
+def random_stack(dtype, frames, seed, height=7, width=9):
+    """A (frames, y, x) stack with ties (a few pixels take values from a short list),
+    full-range values so that subtract clips at both ends, and for float32 every special
+    value: NaNs with payloads and sign bits, +-Inf, -0.0 beside +0.0."""
+    rng = np.random.default_rng(seed)
+    shape = (frames, height, width)
+    if np.dtype(dtype) == np.float32:
+        stack = (rng.standard_normal(shape) * 100).astype(np.float32)
+        stack[:, :2] = rng.choice([-1.5, 0.0, 2.25, 7.0], (frames, 2, width))  # ties
+        specials = np.array([0x7FC00000, 0x7FC01234, 0xFFC00000, 0x7F800001, 0x7F800000,
+                             0xFF800000, 0x80000000, 0x00000000], np.uint32).view(np.float32)
+        mask = rng.random(shape) < 0.12
+        stack[mask] = rng.choice(specials, int(mask.sum()))
+        stack[:, -1, -1] = np.nan  # a pixel that is NaN in every frame
+        return stack
+    top = np.iinfo(dtype).max
+    stack = rng.integers(0, top, shape, endpoint=True).astype(dtype)
+    stack[:, :2] = rng.choice(np.array([0, 1, 1, 3, top], dtype), (frames, 2, width))  # ties
+    return stack

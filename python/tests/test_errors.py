@@ -68,3 +68,50 @@ def test_version_and_devices():
     assert fastmedian.__version__.count(".") == 2
     reason = fastmedian.cuda_unavailable_reason()
     assert (reason == "") == bool(fastmedian.devices()), reason
+
+
+MOVIE = np.zeros((6, 8, 9), np.uint16)
+
+
+@pytest.mark.parametrize("stack,kwargs,error,names", [
+    (MOVIE.astype(np.float64), {}, TypeError, "stack"),
+    (MOVIE.astype(np.int16), {}, TypeError, "stack"),
+    (MOVIE.astype(">u2"), {}, TypeError, "stack"),
+    (MOVIE[0], {}, ValueError, "stack"),
+    (np.zeros((2, 2, 2, 2), np.uint8), {}, ValueError, "stack"),
+    (np.zeros((0, 4, 4), np.uint8), {"window": 1}, ValueError, "stack"),
+    (MOVIE, {"window": 0}, ValueError, "window"),
+    (MOVIE, {"window": 7}, ValueError, "window must be in 1..6"),
+    (MOVIE, {"window": 9, "axis": 1}, ValueError, "window must be in 1..8"),
+    (MOVIE, {"window": 3.0}, TypeError, "window"),
+    (MOVIE, {"window": True}, TypeError, "window"),
+    (MOVIE, {"window": None}, TypeError, "window"),
+    (MOVIE, {"mode": "subtraction"}, ValueError, "mode"),
+    (MOVIE, {"mode": None}, ValueError, "mode"),
+    (MOVIE, {"offset": "1"}, TypeError, "offset"),
+    (MOVIE, {"offset": None}, TypeError, "offset"),
+    (MOVIE, {"offset": float("nan")}, ValueError, "offset"),
+    (MOVIE, {"offset": float("inf")}, ValueError, "offset"),
+    (MOVIE, {"offset": 2e9}, ValueError, "offset"),
+    (MOVIE, {"axis": 3}, ValueError, "axis"),
+    (MOVIE, {"axis": -4}, ValueError, "axis"),
+    (MOVIE, {"axis": 0.0}, TypeError, "axis"),
+    (MOVIE, {"backend": "gpu"}, ValueError, "backend"),
+    (MOVIE, {"device": -1}, ValueError, "device"),
+    (MOVIE, {"device": "0"}, TypeError, "device"),
+    (MOVIE, {"output": [[[0]]]}, TypeError, "output"),
+    (MOVIE, {"output": np.zeros((6, 8, 9), np.uint8)}, TypeError, "output"),
+    (MOVIE, {"output": np.zeros((6, 9, 8), np.uint16)}, ValueError, "output"),
+    (MOVIE, {"output": np.broadcast_to(np.uint16(0), (6, 8, 9))}, ValueError, "output"),
+    (MOVIE, {"output": MOVIE}, ValueError, "output"),
+])
+def test_temporal_bad_arguments_name_the_parameter(stack, kwargs, error, names):
+    kwargs = {"window": 3, **kwargs}
+    with pytest.raises(error, match=names):
+        fastmedian.temporal_median(stack, **kwargs)
+
+
+def test_temporal_missing_cuda_device_raises_backend_unavailable():
+    missing = len(fastmedian.devices())
+    with pytest.raises(fastmedian.BackendUnavailableError, match="cuda"):
+        fastmedian.temporal_median(MOVIE, 3, backend="cuda", device=missing)

@@ -11,6 +11,8 @@ extern const char* const kUsage;
 
 int median_command(const std::vector<std::string>& args);
 int temporal_command(const std::vector<std::string>& args);
+int background_command(const std::vector<std::string>& args);
+int convolve_command(const std::vector<std::string>& args);
 int info_command(const std::vector<std::string>& args);
 int demo_command(const std::vector<std::string>& args);
 

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "args.hpp"
+#include "filter_args.hpp"
 #include "tiff_io.hpp"
 
 namespace fastmedian::cli {
@@ -35,7 +36,8 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
                          "; refusing to overwrite the input");
     const tiff::Stack src = tiff::read_tiff(in);
     if (f.check) f.check(src.type, src.width, src.height, src.planes);
-    tiff::Stack dst(src.type, src.width, src.height, src.planes);
+    const PixelType out_type = f.float_output ? PixelType::f32 : src.type;
+    tiff::Stack dst(out_type, src.width, src.height, src.planes);
     FilterResult r;
     r.type = src.type;
     r.width = src.width;
@@ -45,7 +47,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         // A process's first CUDA call creates the context (about 0.2 s); a one-pixel run of
         // the same filter pays for it, so filter_ms is the filter's own time.
         tiff::Stack one(src.type, 1, 1, f.warmup_planes);
-        tiff::Stack one_out(src.type, 1, 1, f.warmup_planes);
+        tiff::Stack one_out(out_type, 1, 1, f.warmup_planes);
         const auto start = Clock::now();
         if (f.run(one.view(), one_out.mutable_view()).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
@@ -61,9 +63,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     StackFilter f;
     f.backend = o.backend;
     f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
-        if (o.border == Border::constant && type != PixelType::f32 && !std::isfinite(o.cval))
-            throw UsageError(std::string("--cval must be finite for ") + pixel_type_name(type) +
-                             " images, got " + format_number("%g", o.cval));
+        check_cval(o.border, o.cval, type);
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return median2d(src, dst, o);
@@ -72,14 +72,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
 }
 
 std::string summary(const MedianOptions& o, const FilterResult& r, const std::string& out) {
-    const Window& w = o.window;
-    std::string s = "median ";
-    s += w.shape == Window::Shape::square
-             ? std::to_string(w.size) + "x" + std::to_string(w.size)
-             : "radius " + format_number("%g", w.radius);
-    s += std::string(" ") + border_name(o.border);
-    if (o.border == Border::constant) s += " " + format_number("%g", o.cval);
-    return summary(s, r, out);
+    return summary("median " + describe(o.window, o.border, o.cval), r, out);
 }
 
 std::string summary(const std::string& what, const FilterResult& r, const std::string& out) {

@@ -28,8 +28,10 @@ struct StackFilter {
     std::function<void(PixelType type, std::int64_t width, std::int64_t height,
                        std::int64_t planes)>
         check;
-    // Filters `src` into `dst` (same type and shape) and says what ran.
+    // Filters `src` into `dst` (same shape; the type float_output says) and says what ran.
     std::function<RunInfo(const ConstImageView& src, const ImageView& dst)> run;
+    // The output's pixel type: f32 here, or the input's own when false.
+    bool float_output = false;
 };
 
 // Reads `in`, filters the whole stack and writes `out`. Refuses (UsageError) when `out` is the

@@ -30,6 +30,35 @@ const char* const kUsage = R"(usage:
                       default 0, from -1e9 to 1e9
       --backend B     auto (default), cpu, cuda
       OUT.tif is written completely or not at all, and never over IN.tif.
+  fastmedian background IN.tif OUT.tif (--size K | --radius R) [options]
+      Large-window median background of every page of IN.tif (uneven illumination,
+      autofluorescence), subtracted from the page or written itself; to OUT.tif (same type).
+      --size K        square K x K window, K odd, 1..1023 (e.g. 65)
+      --radius R      circular window of ImageJ's Median... radius R, 0..511 (method exact)
+      --method M      exact (default): the exact median, as `median`; separable: a 1D
+                      median of K along y, then along x (approximate, faster; --size only)
+      --output O      subtract (default): page - background + offset (clamped for 8/16-bit
+                      images); background: the background itself
+      --offset V      added in --output subtract (rounded for 8/16-bit images); default 0,
+                      from -1e9 to 1e9
+      --border MODE   replicate (default), reflect, mirror, constant, wrap
+      --cval V        the outside value for --border constant (default 0)
+      --backend B     auto (default), cpu, cuda
+      OUT.tif is written completely or not at all, and never over IN.tif.
+  fastmedian convolve IN.tif OUT.tif (--kernel MASK.txt | --gaussian SIGMA) [options]
+      2D convolution of every page of IN.tif (true convolution, as scipy.ndimage.convolve),
+      summed in float; written to OUT.tif in the input's type (clamped, then rounded to
+      nearest, halves away from zero) or as float.
+      --kernel FILE   the mask: one row per line, numbers separated by spaces (ImageJ's
+                      Convolve text form); odd width and height, 1..63
+      --gaussian S    Gaussian blur of standard deviation S, 0 < S <= 127: scipy's mask
+                      (radius int(4 S + 0.5), normalised), as a column and a row pass
+      --normalize     divide the --kernel mask by its sum (which must not be 0)
+      --float         write 32-bit float pixels
+      --border MODE   replicate (default), reflect, mirror, constant, wrap
+      --cval V        the outside value for --border constant (default 0)
+      --backend B     auto (default), cpu, cuda
+      OUT.tif is written completely or not at all, and never over IN.tif.
   fastmedian info
       Version, whether CUDA is compiled in, and the CUDA devices (or why there are none).
   fastmedian demo [--out PATH] [--backend B]
@@ -54,6 +83,8 @@ int run(const std::vector<std::string>& words) {
     }
     if (command == "median") return median_command(rest);
     if (command == "temporal") return temporal_command(rest);
+    if (command == "background") return background_command(rest);
+    if (command == "convolve") return convolve_command(rest);
     if (command == "info") return info_command(rest);
     if (command == "demo") return demo_command(rest);
     throw UsageError("unknown command '" + command + "'");

@@ -1,19 +1,16 @@
 // fastmedian temporal IN.tif OUT.tif --window N [--mode median|subtract] [--offset V]
 //                     [--backend B]
-#include <cmath>
 #include <iostream>
 
 #include "args.hpp"
 #include "commands.hpp"
 #include "fastmedian/temporal.hpp"
+#include "filter_args.hpp"
 #include "filter_file.hpp"
 
 namespace fastmedian::cli {
 
 namespace {
-
-// The library's bound on the offset (TemporalOptions::offset).
-constexpr double kMaxOffset = 1e9;
 
 int parse_window(const Args& a) {
     const std::string* window = a.get("--window");
@@ -40,9 +37,7 @@ int temporal_command(const std::vector<std::string>& args) {
     if (const std::string* v = a.get("--offset")) {
         if (o.mode != TemporalMode::subtract)
             throw UsageError("--offset applies only to --mode subtract");
-        if (!parse_double(*v, o.offset) || !std::isfinite(o.offset) ||
-            std::fabs(o.offset) > kMaxOffset)
-            throw UsageError("--offset must be a number from -1e9 to 1e9, got " + shown(*v));
+        o.offset = parse_offset(*v);
     }
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
     const std::string& in = a.positionals()[0];

@@ -66,6 +66,106 @@ public final class FastMedian {
                 o.offset(), name(o.backend()), o.device());
     }
 
+    /**
+     * The large-window median background of every plane (uneven illumination,
+     * autofluorescence), subtracted or written itself. {@link BackgroundMethod#EXACT}: the
+     * median over the window, as {@link #median} computes it; {@link BackgroundMethod#SEPARABLE}
+     * (squares only): a 1D median of k along y, then of k along x of that, both with the border
+     * given. {@link BackgroundOutput#SUBTRACT} writes pixel - background + offset (the offset
+     * rounded, halves away from zero, and the result clamped for 8 and 16-bit images; for
+     * floats (pixel - background) + (float) offset, a NaN written as 0x7FC00000);
+     * {@link BackgroundOutput#BACKGROUND} the background.
+     */
+    public static RunInfo background(byte[] src, byte[] dst, int width, int height, int planes,
+            BackgroundOptions options) {
+        BackgroundOptions o = checked(options);
+        return Natives.backgroundU8(src, dst, width, height, planes, o.isCircle(), o.size(),
+                o.radius(), name(o.method()), name(o.output()), o.offset(), name(o.border()),
+                o.cval(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo background(short[] src, short[] dst, int width, int height,
+            int planes, BackgroundOptions options) {
+        BackgroundOptions o = checked(options);
+        return Natives.backgroundU16(src, dst, width, height, planes, o.isCircle(), o.size(),
+                o.radius(), name(o.method()), name(o.output()), o.offset(), name(o.border()),
+                o.cval(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo background(float[] src, float[] dst, int width, int height,
+            int planes, BackgroundOptions options) {
+        BackgroundOptions o = checked(options);
+        return Natives.backgroundF32(src, dst, width, height, planes, o.isCircle(), o.size(),
+                o.radius(), name(o.method()), name(o.output()), o.offset(), name(o.border()),
+                o.cval(), name(o.backend()), o.device());
+    }
+
+    /**
+     * Convolves every plane with the mask of {@code options} (see {@link ConvolveOptions} for
+     * the semantics), writing {@code dst} in the source's type: 8 and 16-bit results are
+     * clamped, then rounded to nearest with halves away from zero.
+     */
+    public static RunInfo convolve(byte[] src, byte[] dst, int width, int height, int planes,
+            ConvolveOptions options) {
+        ConvolveOptions o = checked(options);
+        return Natives.convolveU8(src, dst, width, height, planes, o.kind(), o.maskArray(),
+                o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+    }
+
+    /** As {@link #convolve(byte[], byte[], int, int, int, ConvolveOptions)}, float output. */
+    public static RunInfo convolve(byte[] src, float[] dst, int width, int height, int planes,
+            ConvolveOptions options) {
+        ConvolveOptions o = checked(options);
+        return Natives.convolveU8(src, dst, width, height, planes, o.kind(), o.maskArray(),
+                o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo convolve(short[] src, short[] dst, int width, int height, int planes,
+            ConvolveOptions options) {
+        ConvolveOptions o = checked(options);
+        return Natives.convolveU16(src, dst, width, height, planes, o.kind(), o.maskArray(),
+                o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+    }
+
+    /** As {@link #convolve(short[], short[], int, int, int, ConvolveOptions)}, float output. */
+    public static RunInfo convolve(short[] src, float[] dst, int width, int height, int planes,
+            ConvolveOptions options) {
+        ConvolveOptions o = checked(options);
+        return Natives.convolveU16(src, dst, width, height, planes, o.kind(), o.maskArray(),
+                o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo convolve(float[] src, float[] dst, int width, int height, int planes,
+            ConvolveOptions options) {
+        ConvolveOptions o = checked(options);
+        return Natives.convolveF32(src, dst, width, height, planes, o.kind(), o.maskArray(),
+                o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+    }
+
+    /**
+     * The Gaussian blur of standard deviation {@code sigma}, replicate border, on the first
+     * CUDA device or the CPU: {@code convolve(src, dst, ..., ConvolveOptions.gaussian(sigma))}.
+     */
+    public static RunInfo gaussianBlur(byte[] src, byte[] dst, int width, int height, int planes,
+            double sigma) {
+        return convolve(src, dst, width, height, planes, ConvolveOptions.gaussian(sigma));
+    }
+
+    public static RunInfo gaussianBlur(short[] src, short[] dst, int width, int height,
+            int planes, double sigma) {
+        return convolve(src, dst, width, height, planes, ConvolveOptions.gaussian(sigma));
+    }
+
+    public static RunInfo gaussianBlur(float[] src, float[] dst, int width, int height,
+            int planes, double sigma) {
+        return convolve(src, dst, width, height, planes, ConvolveOptions.gaussian(sigma));
+    }
+
     /** The native library's version, "MAJOR.MINOR.PATCH". */
     public static String version() {
         NativeLibrary.ensureLoaded();
@@ -101,7 +201,19 @@ public final class FastMedian {
         return options;
     }
 
+    private static ConvolveOptions checked(ConvolveOptions options) {
+        NativeLibrary.ensureLoaded();
+        if (options == null) throw new FastMedianException("invalid_argument", "options is null");
+        return options;
+    }
+
     private static TemporalOptions checked(TemporalOptions options) {
+        NativeLibrary.ensureLoaded();
+        if (options == null) throw new FastMedianException("invalid_argument", "options is null");
+        return options;
+    }
+
+    private static BackgroundOptions checked(BackgroundOptions options) {
         NativeLibrary.ensureLoaded();
         if (options == null) throw new FastMedianException("invalid_argument", "options is null");
         return options;

@@ -43,6 +43,39 @@ final class Natives {
 
     static native void temporalStreamClose(long handle);
 
+    // The background: the window as median's three fields; method and output by their names.
+    static native RunInfo backgroundU8(byte[] src, byte[] dst, int width, int height,
+            int planes, boolean circle, int size, double radius, String method, String output,
+            double offset, String border, double cval, String backend, int device);
+
+    static native RunInfo backgroundU16(short[] src, short[] dst, int width, int height,
+            int planes, boolean circle, int size, double radius, String method, String output,
+            double offset, String border, double cval, String backend, int device);
+
+    static native RunInfo backgroundF32(float[] src, float[] dst, int width, int height,
+            int planes, boolean circle, int size, double radius, String method, String output,
+            double offset, String border, double cval, String backend, int device);
+
+    // Convolution: dst is an array of the source's type (output in that type) or a float[]
+    // (float output). kind: 0 generic mask (mask, maskWidth, maskHeight), 1 separable
+    // (rowMask, columnMask), 2 Gaussian (sigma); the other mask fields are unused.
+    static native RunInfo convolveU8(byte[] src, Object dst, int width, int height, int planes,
+            int kind, float[] mask, int maskWidth, int maskHeight, float[] rowMask,
+            float[] columnMask, double sigma, boolean normalize, String border, double cval,
+            String backend, int device);
+
+    static native RunInfo convolveU16(short[] src, Object dst, int width, int height, int planes,
+            int kind, float[] mask, int maskWidth, int maskHeight, float[] rowMask,
+            float[] columnMask, double sigma, boolean normalize, String border, double cval,
+            String backend, int device);
+
+    static native RunInfo convolveF32(float[] src, float[] dst, int width, int height,
+            int planes, int kind, float[] mask, int maskWidth, int maskHeight, float[] rowMask,
+            float[] columnMask, double sigma, boolean normalize, String border, double cval,
+            String backend, int device);
+
+    static native float[] gaussianMask(double sigma);
+
     static native String version();
 
     static native boolean cudaCompiled();

@@ -2,19 +2,13 @@ package org.fastmedian.fiji;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.fastmedian.FastMedian;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -41,34 +35,8 @@ class ImageJMacroTest {
 
     @BeforeAll
     static void runImageJ(@TempDir Path dir) throws Exception {
-        Path imagej = Paths.get(System.getProperty("imagej.jar", "/usr/share/java/ij.jar"));
-        assumeTrue(Files.isRegularFile(imagej), "no ImageJ at " + imagej + " (Debian: imagej)");
-        assumeTrue(onPath("xvfb-run"), "no xvfb-run on PATH (Debian: xvfb, xauth)");
-        Path data = Paths.get(System.getProperty("fastmedian.data", "../../shared/data"));
-        assertTrue(Files.isDirectory(data), "no test images at " + data.toAbsolutePath()
-                + "; set -Dfastmedian.data=/path/to/shared/data");
-
-        Path macro = dir.resolve("cases.ijm");
-        Files.write(macro, macro(data).getBytes(StandardCharsets.UTF_8));
-        Path log = dir.resolve("imagej.log");
-        List<String> command = new ArrayList<>(List.of("xvfb-run", "-a",
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dplugins.dir=" + PluginsFolder.create(dir.resolve("imagej"))));
-        String library = System.getProperty("fastmedian.library");
-        if (library != null) command.add("-Dfastmedian.library=" + library);
-        command.addAll(List.of("-cp", imagej.toString(), "ij.ImageJ", "-batch", macro.toString()));
-        Process imagejProcess = new ProcessBuilder(command)
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long timeout = Long.getLong("imagej.timeout.seconds", 300);
-        boolean finished = imagejProcess.waitFor(timeout, TimeUnit.SECONDS);
-        if (!finished) {
-            // xvfb-run is a script: end the Xvfb server and ImageJ it started too.
-            imagejProcess.descendants().forEach(ProcessHandle::destroyForcibly);
-            imagejProcess.destroyForcibly();
-        }
-        output = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
-        if (!finished) fail("ImageJ did not finish in " + timeout + " s; it printed:\n" + output);
-        assertEquals(0, imagejProcess.exitValue(), "ImageJ's exit status; it printed:\n" + output);
+        ImageJProcess.assumeAvailable();
+        output = ImageJProcess.run(dir, macro(ImageJProcess.data()));
     }
 
     @TestFactory
@@ -139,11 +107,5 @@ class ImageJMacroTest {
 
     private static String path(Path data, String image) {
         return data.resolve(image).toAbsolutePath().normalize().toString();
-    }
-
-    private static boolean onPath(String program) {
-        for (String dir : System.getenv("PATH").split(File.pathSeparator))
-            if (Files.isExecutable(Paths.get(dir, program))) return true;
-        return false;
     }
 }

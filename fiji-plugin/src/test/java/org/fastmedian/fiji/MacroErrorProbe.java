@@ -3,12 +3,13 @@ package org.fastmedian.fiji;
 import ij.IJ;
 import ij.ImagePlus;
 import ij.ImageStack;
+import ij.WindowManager;
 import ij.macro.Interpreter;
 import java.util.Arrays;
 
 /**
  * Runs, from a macro, a command that must fail, and prints "PASS label: message" when it failed
- * with an error and left the active image unchanged. Called as
+ * with an error, left the active image unchanged and opened no other image. Called as
  * {@code call("org.fastmedian.fiji.MacroErrorProbe.expectError", label, command, options)}.
  *
  * <p>Why Java: an IJ.error raised by a command inside a macro aborts the macro with a modal
@@ -21,6 +22,7 @@ public final class MacroErrorProbe {
     public static String expectError(String label, String command, String options) {
         ImagePlus image = IJ.getImage();
         ImagePlus before = image.duplicate();
+        int images = WindowManager.getImageCount();
         Interpreter macro = Interpreter.getInstance();
         macro.setIgnoreErrors(true);
         IJ.run(macro, command, options);
@@ -29,6 +31,9 @@ public final class MacroErrorProbe {
             IJ.log("FAIL " + label + ": no error");
         else if (!samePixels(before.getStack(), image.getStack()))
             IJ.log("FAIL " + label + ": the image changed");
+        else if (WindowManager.getImageCount() != images)
+            IJ.log("FAIL " + label + ": " + (WindowManager.getImageCount() - images)
+                    + " image(s) opened");
         else
             IJ.log("PASS " + label + ": " + error);
         return "";
@@ -40,6 +45,7 @@ public final class MacroErrorProbe {
             Object pa = a.getPixels(i), pb = b.getPixels(i);
             boolean same = pa instanceof byte[] ? Arrays.equals((byte[]) pa, (byte[]) pb)
                     : pa instanceof short[] ? Arrays.equals((short[]) pa, (short[]) pb)
+                    : pa instanceof int[] ? Arrays.equals((int[]) pa, (int[]) pb)
                     : Arrays.equals((float[]) pa, (float[]) pb);
             if (!same) return false;
         }

@@ -1,0 +1,53 @@
+// fastmedian background IN.tif OUT.tif (--size K | --radius R) [--method exact|separable]
+//                       [--output subtract|background] [--offset V] [--border B] [--cval V]
+//                       [--backend B]
+#include <iostream>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "fastmedian/background.hpp"
+#include "filter_args.hpp"
+#include "filter_file.hpp"
+
+namespace fastmedian::cli {
+
+int background_command(const std::vector<std::string>& args) {
+    const Args a(args, {"--size", "--radius", "--method", "--output", "--offset", "--border",
+                        "--cval", "--backend"});
+    if (a.positionals().size() != 2)
+        throw UsageError("background needs IN.tif and OUT.tif, got " +
+                         std::to_string(a.positionals().size()) + " paths");
+    BackgroundOptions o;
+    o.window = parse_window(a, "background");
+    if (const std::string* m = a.get("--method")) o.method = parse_background_method(*m, "--method");
+    if (o.method == BackgroundMethod::separable && o.window.shape != Window::Shape::square)
+        throw UsageError("--method separable needs --size K (a square window), not --radius");
+    if (const std::string* v = a.get("--output")) o.output = parse_background_output(*v, "--output");
+    if (const std::string* v = a.get("--offset")) {
+        if (o.output != BackgroundOutput::subtract)
+            throw UsageError("--offset applies only to --output subtract");
+        o.offset = parse_offset(*v);
+    }
+    parse_border_and_cval(a, o.border, o.cval);
+    if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
+    const std::string& in = a.positionals()[0];
+    const std::string& out = a.positionals()[1];
+
+    StackFilter f;
+    f.backend = o.backend;
+    f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
+        check_cval(o.border, o.cval, type);
+    };
+    f.run = [&o](const ConstImageView& src, const ImageView& dst) {
+        return background(src, dst, o);
+    };
+    const FilterResult r = filter_file(in, out, f);
+    std::string what = std::string("background ") + background_method_name(o.method) + " " +
+                       describe(o.window, o.border, o.cval) + ", " +
+                       background_output_name(o.output);
+    if (o.output == BackgroundOutput::subtract) what += " offset " + format_number("%g", o.offset);
+    std::cout << summary(what, r, out) << "\n";
+    return 0;
+}
+
+}  // namespace fastmedian::cli

@@ -1,0 +1,110 @@
+// fastmedian convolve IN.tif OUT.tif (--kernel MASK.txt | --gaussian SIGMA) [--normalize]
+//                     [--float] [--border B] [--cval V] [--backend B]
+#include <cmath>
+#include <iostream>
+#include <set>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "fastmedian/convolve.hpp"
+#include "filter_file.hpp"
+#include "mask_file.hpp"
+
+namespace fastmedian::cli {
+
+namespace {
+
+const std::set<std::string> kValued = {"--kernel", "--gaussian", "--border", "--cval", "--backend"};
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+    return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// Takes the value-less flags out of the words (Args knows only options with values).
+std::vector<std::string> take_flags(const std::vector<std::string>& words, bool& normalize, bool& as_float) {
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        for (const char* name : {"--normalize", "--float"})
+            if (starts_with(w, std::string(name) + "=")) throw UsageError(std::string(name) + " takes no value");
+        if (w == "--normalize" || w == "--float") {
+            bool& flag = w == "--normalize" ? normalize : as_float;
+            if (flag) throw UsageError(w + " is given twice");
+            flag = true;
+            continue;
+        }
+        rest.push_back(w);
+        // An option's value stays with it, even one that looks like a flag.
+        if (kValued.count(w) != 0 && i + 1 < words.size()) rest.push_back(words[++i]);
+    }
+    return rest;
+}
+
+}  // namespace
+
+int convolve_command(const std::vector<std::string>& args) {
+    bool normalize = false, as_float = false;
+    const Args a(take_flags(args, normalize, as_float), kValued);
+    if (a.positionals().size() != 2)
+        throw UsageError("convolve needs IN.tif and OUT.tif, got " +
+                         std::to_string(a.positionals().size()) + " paths");
+    const std::string* kernel = a.get("--kernel");
+    const std::string* gaussian = a.get("--gaussian");
+    if ((kernel == nullptr) == (gaussian == nullptr))
+        throw UsageError("convolve needs exactly one of --kernel MASK.txt or --gaussian SIGMA");
+    ConvolveOptions o;
+    std::string what;
+    if (gaussian != nullptr) {
+        double sigma = 0.0;
+        if (!parse_double(*gaussian, sigma) || !std::isfinite(sigma) || sigma <= 0.0 ||
+            sigma > kMaxGaussianSigma)
+            throw UsageError("--gaussian must be a number above 0 and at most " +
+                             format_number("%g", kMaxGaussianSigma) + ", got " + shown(*gaussian));
+        if (normalize)
+            throw UsageError("--normalize applies only to --kernel (the Gaussian mask is normalised already)");
+        o = ConvolveOptions::gaussian(sigma);
+        const std::string k = std::to_string(o.row_mask.size());
+        what = "gaussian sigma " + format_number("%g", sigma) + " (" + k + "x" + k + " separable)";
+    }
+    // Options first, then the mask file: a mistyped option is reported before any file is read.
+    if (const std::string* b = a.get("--border")) o.border = parse_border(*b, "--border");
+    if (const std::string* v = a.get("--cval")) {
+        if (o.border != Border::constant) throw UsageError("--cval applies only to --border constant");
+        if (!parse_double(*v, o.cval)) throw UsageError("--cval must be a number, got " + shown(*v));
+    }
+    if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
+    if (kernel != nullptr) {
+        const MaskFile m = read_mask_file(*kernel, "--kernel", ConvolveOptions::kMaxMaskSize);
+        double sum = 0.0;
+        for (float w : m.values) sum += w;
+        if (normalize && sum == 0.0)
+            throw UsageError("--normalize needs a mask whose sum is not 0; " + *kernel + " sums to 0");
+        o.mask = m.values;
+        o.mask_width = m.width;
+        o.mask_height = m.height;
+        o.normalize = normalize;
+        what = "convolve " + std::to_string(m.width) + "x" + std::to_string(m.height) +
+               (normalize ? " normalized" : "");
+    }
+    o.output = as_float ? ConvolveOutput::f32 : ConvolveOutput::same;
+    what += std::string(" ") + border_name(o.border);
+    if (o.border == Border::constant) what += " " + format_number("%g", o.cval);
+    if (as_float) what += ", float output";
+    const std::string& in = a.positionals()[0];
+    const std::string& out = a.positionals()[1];
+
+    StackFilter f;
+    f.backend = o.backend;
+    f.float_output = as_float;
+    f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
+        if (o.border == Border::constant && type != PixelType::f32 && !std::isfinite(o.cval))
+            throw UsageError(std::string("--cval must be finite for ") + pixel_type_name(type) +
+                             " images, got " + format_number("%g", o.cval));
+    };
+    f.run = [&o](const ConstImageView& src, const ImageView& dst) { return convolve(src, dst, o); };
+    const FilterResult r = filter_file(in, out, f);
+    std::cout << summary(what, r, out) << "\n";
+    return 0;
+}
+
+}  // namespace fastmedian::cli
