@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fresh machine to every test: install what is missing, build, run the native suites (CTest:
-# GoogleTest, the CLI-versus-scipy pytest, the CMake package check) and the Java suites
-# (Maven: the binding's JUnit tests and the Fiji macro tests in ImageJ under Xvfb).
+# GoogleTest, the CLI-versus-scipy pytest, the Python package, the CMake package check), the
+# Java suites (Maven: the binding's JUnit tests and the Fiji macro tests in ImageJ under Xvfb),
+# then the native suites again, CPU backend only, under AddressSanitizer and
+# UndefinedBehaviorSanitizer (the sanitize preset, build-sanitize/).
 # GPU tests skip with their reason where no GPU is usable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,3 +12,6 @@ scripts/install-deps.sh
 scripts/build.sh
 (cd build && ctest --output-on-failure -j "$(nproc)")
 mvn -B test
+cmake --preset sanitize
+cmake --build --preset sanitize
+ctest --preset sanitize -j "$(nproc)"
