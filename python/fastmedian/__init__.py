@@ -10,6 +10,9 @@ the CPU with the same bits, for uint8, uint16 and float32 arrays.
     fastmedian.background(image, size=65)          # image - its median background
     fastmedian.background(image, size=129, method="separable", output="background")
     fastmedian.dask.background(array, size=65)     # dask arrays, any chunking
+    fastmedian.convolve(image, weights)            # as scipy.ndimage.convolve (mode "reflect")
+    fastmedian.gaussian_filter(image, sigma=3)     # scipy's Gaussian mask (truncate 4.0)
+    fastmedian.dask.convolve(array, weights)       # and dask.gaussian_filter: any chunking
 
 Errors: TypeError and ValueError for bad arguments (naming the parameter); fastmedian.Error and
 its subclasses (BackendUnavailableError, DeviceError, UnsupportedError) for the rest.
@@ -17,9 +20,10 @@ its subclasses (BackendUnavailableError, DeviceError, UnsupportedError) for the 
 from ._native import (BackendUnavailableError, DeviceError, Error, UnsupportedError,
                       __version__)
 from . import _native
-from .filters import background, median_filter, temporal_median
+from .filters import background, convolve, gaussian_filter, median_filter, temporal_median
 
-__all__ = ["median_filter", "temporal_median", "background", "devices", "cuda_unavailable_reason", "Error",
+__all__ = ["median_filter", "temporal_median", "background", "convolve", "gaussian_filter",
+           "devices", "cuda_unavailable_reason", "Error",
            "BackendUnavailableError", "DeviceError", "UnsupportedError", "__version__"]
 
 

@@ -18,6 +18,7 @@ TEMPORAL_MODES = ("median", "subtract")
 MAX_OFFSET = 1e9  # the library's bound on the temporal and background offsets
 BACKGROUND_METHODS = ("exact", "separable")
 BACKGROUND_OUTPUTS = ("subtract", "background")
+GAUSSIAN_TRUNCATE = 4.0  # the library's Gaussian mask is scipy's with truncate 4.0
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,20 @@ class BackgroundParams:
     method: str
     output: str
     offset: float
+
+
+@dataclass(frozen=True)
+class ConvolveParams:
+    mask: object    # the generic mask, float32 (kh, kw), the top row first; or None
+    row: object     # or the separable pair: float32 1D along x ...
+    column: object  # ... and along y; None with a generic mask
+    normalize: bool
+    output_dtype: np.dtype  # the image's, or float32
+    border: str
+    cval: float
+    backend: str
+    device: int
+    halo: tuple  # per axis of the image: how far the mask reaches (0 along planes)
 
 
 def check_image(dtype, shape):
@@ -105,6 +120,122 @@ def temporal_params(dtype, shape, window, mode, offset, axis, backend, device):
         raise ValueError(f"mode must be one of {', '.join(TEMPORAL_MODES)}; got {mode!r}")
     return TemporalParams(int(window), mode, _offset(offset), axis, _backend(backend),
                           _device(device))
+
+
+def convolve_params(dtype, shape, weights, mode, cval, output_dtype, normalize, backend,
+                    device):
+    """The generic mask as float32 (kh, kw): 2D weights, or (1, kh, kw) on a stack as scipy
+    wants them there; odd sides up to the library's limit; finite as float32."""
+    check_image(dtype, shape)
+    mask = _weights(weights, len(shape))
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise TypeError(f"normalize must be True or False, got {normalize!r}")
+    if normalize:
+        # As the library sums: in double, value after value.
+        total = sum(float(w) for w in mask.ravel())
+        if total == 0.0:
+            raise ValueError("normalize needs weights whose sum is not 0; these sum to 0")
+        if np.abs(mask.astype(np.float64) / total).max() > np.finfo(np.float32).max:
+            raise ValueError(f"normalize: weights divided by their sum ({total!r}) overflow "
+                             f"float32")
+    border = _border(mode)
+    kh, kw = mask.shape
+    return ConvolveParams(mask, None, None, bool(normalize), _output_dtype(output_dtype, dtype),
+                          border, _cval(cval, dtype, border), _backend(backend),
+                          _device(device), (0,) * (len(shape) - 2) + (kh // 2, kw // 2))
+
+
+def gaussian_params(dtype, shape, sigma, mode, cval, truncate, output_dtype, backend, device):
+    """The Gaussian as a separable pair of scipy's 1D masks (the library's gaussian_mask): sigma
+    per axis, as scipy.ndimage.gaussian_filter takes it; 0 leaves that axis alone (the mask
+    [1])."""
+    check_image(dtype, shape)
+    sy, sx = _sigmas(sigma, len(shape))
+    if isinstance(truncate, bool) or not isinstance(truncate, numbers.Real):
+        raise TypeError(f"truncate must be a number, got {truncate!r}")
+    if truncate != GAUSSIAN_TRUNCATE:
+        raise ValueError(f"truncate must be {GAUSSIAN_TRUNCATE} (scipy's default, the only "
+                         f"Gaussian mask available: radius int(4 sigma + 0.5)), got {truncate!r}")
+    column, row = _gaussian_mask(sy), _gaussian_mask(sx)
+    border = _border(mode)
+    return ConvolveParams(None, row, column, False, _output_dtype(output_dtype, dtype), border,
+                          _cval(cval, dtype, border), _backend(backend), _device(device),
+                          (0,) * (len(shape) - 2) + (len(column) // 2, len(row) // 2))
+
+
+def _weights(weights, ndim):
+    try:
+        w = np.asarray(weights)
+    except (ValueError, TypeError) as e:
+        raise TypeError(f"weights must be an array of numbers: {e}") from None
+    if w.dtype.kind not in "biuf":
+        raise TypeError(f"weights must be an array of real numbers, got dtype {w.dtype}")
+    if ndim == 3 and w.ndim == 3:
+        if w.shape[0] != 1:
+            raise ValueError(f"weights for a 3D stack must be 2D (kh, kw) or (1, kh, kw) (each "
+                             f"plane on its own; 3D convolution is not available), got shape "
+                             f"{w.shape}")
+        w = w[0]
+    if w.ndim != 2:
+        what = "2D (kh, kw) or (1, kh, kw)" if ndim == 3 else "2D (kh, kw)"
+        raise ValueError(f"weights must be {what}, got shape {w.shape}")
+    top = _native.MAX_CONVOLVE_MASK_SIZE
+    if not all(1 <= n <= top and n % 2 == 1 for n in w.shape):
+        raise ValueError(f"weights must have odd sides in 1..{top}, got shape {w.shape}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        mask = np.ascontiguousarray(w, dtype=np.float32)
+    if not np.isfinite(mask).all():
+        raise ValueError("weights must be finite numbers (as float32, the library's precision)")
+    return mask
+
+
+def _output_dtype(output_dtype, dtype):
+    if output_dtype is None:
+        return np.dtype(np.dtype(dtype).type)
+    try:
+        out = np.dtype(output_dtype)
+    except TypeError:
+        raise TypeError(f"output_dtype must be None, float32 or the image's dtype "
+                        f"{np.dtype(dtype)}, got {output_dtype!r}") from None
+    if out not in (np.dtype(np.float32), np.dtype(dtype)):
+        raise TypeError(f"output_dtype must be None, float32 or the image's dtype "
+                        f"{np.dtype(dtype)}, got {out}")
+    return np.dtype(out.type)  # NumPy's own dtype object, not one unpickled on a worker
+
+
+def _sigmas(sigma, ndim):
+    """(sigma_y, sigma_x) from sigma = s or (sy, sx) for an image, (0, sy, sx) for a stack. A
+    plain s on a stack is refused: in scipy it also blurs across the planes."""
+    if isinstance(sigma, np.ndarray):
+        sigma = sigma.tolist()  # a number for 0 dimensions, else a list
+    if ndim == 3 and isinstance(sigma, numbers.Real) and not isinstance(sigma, bool):
+        raise ValueError(f"sigma={sigma} on a 3D stack would blur across the planes too (as in "
+                         f"scipy); to blur each plane give sigma=(0, {sigma}, {sigma})")
+    if isinstance(sigma, (tuple, list)):
+        sigmas = tuple(sigma)
+    else:
+        sigmas = (sigma,)
+    if not all(isinstance(s, numbers.Real) and not isinstance(s, bool) for s in sigmas):
+        raise TypeError(f"sigma must be a number or a tuple of numbers, got {sigma!r}")
+    if ndim == 2 and len(sigmas) not in (1, 2):
+        raise ValueError(f"sigma for a 2D image must be s or (sy, sx), got {sigma!r}")
+    if ndim == 3 and (len(sigmas) != 3 or sigmas[0] != 0):
+        raise ValueError(f"sigma for a 3D stack must be (0, sy, sx) (each plane on its own; "
+                         f"the 3D Gaussian is not available), got {sigma!r}")
+    if len(sigmas) == 1:
+        sigmas = sigmas * 2
+    top = _native.MAX_GAUSSIAN_SIGMA
+    for s in sigmas[-2:]:
+        if not (math.isfinite(s) and 0 <= s <= top):
+            raise ValueError(f"sigma must be in 0..{top:g} (0: that axis is not blurred), got "
+                             f"{sigma!r}")
+    return float(sigmas[-2]), float(sigmas[-1])
+
+
+def _gaussian_mask(sigma):
+    # As scipy, which leaves an axis of sigma <= 1e-15 alone; the library's mask for such a
+    # sigma is [1] as well.
+    return np.ones(1, np.float32) if sigma == 0 else _native.gaussian_mask(sigma)
 
 
 def _offset(offset):

@@ -6,7 +6,9 @@ How: dask.array.map_overlap gives each chunk the halo its window reaches into. C
 array's edge get no padding from dask (boundary "none"): there the library itself sees the
 array's true edge and extends it by the mode, exactly as on the whole array. Only "wrap" reads
 the far side of the array, which dask's "periodic" boundary brings in. An axis the window
-reaches across is put in one chunk, so the library sees all of it.
+reaches across is put in one chunk, so the library sees all of it. The convolutions
+(convolve, gaussian_filter) are the same case with the mask's radius as the halo: each output
+pixel reads the same input pixels in the same order whichever block computes it.
 
 The temporal median (temporal_median) needs a halo along the frame axis only, and an uneven
 one: output frame t reads frames [t - N//2, t + (N-1)//2] inside the array, but the windows of
@@ -22,7 +24,8 @@ import dask.array as da
 import numpy as np
 
 from . import filters
-from ._params import background_params, median_params, temporal_params
+from ._params import (background_params, convolve_params, gaussian_params, median_params,
+                      temporal_params)
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
@@ -51,6 +54,39 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
                                      mode=mode, cval=cval, backend=backend, device=device)
     return _map_with_halo(block_filter, image, p.median.halo,
                           periodic=p.median.border == "wrap")
+
+
+def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normalize=False,
+             backend="auto", device=0):
+    """fastmedian.convolve on a dask array (2D, or a 3D stack of planes); lazy: returns a dask
+    array of the same shape and chunks (and the output dtype), equal bit for bit to the NumPy
+    call on the whole array for every chunking and mode. The halo is the mask's radius along y
+    and x, none along the planes. Bad arguments raise now, not on compute."""
+    image = da.asarray(image)
+    p = convolve_params(image.dtype, image.shape, weights, mode, cval, output_dtype, normalize,
+                        backend, device)
+    # The checked float32 mask goes to every block (the weights as given could be a lazy array).
+    block_filter = functools.partial(filters.convolve, weights=p.mask, mode=mode, cval=cval,
+                                     output_dtype=p.output_dtype, normalize=p.normalize,
+                                     backend=backend, device=device)
+    return _map_with_halo(block_filter, image, p.halo, periodic=p.border == "wrap",
+                          dtype=p.output_dtype)
+
+
+def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output_dtype=None,
+                    backend="auto", device=0):
+    """fastmedian.gaussian_filter on a dask array (2D, or a 3D stack of planes with sigma
+    (0, sy, sx)); lazy, equal bit for bit to the NumPy call on the whole array for every
+    chunking and mode. The halo is the mask's radius, int(4 sigma + 0.5), along y and x. Bad
+    arguments raise now, not on compute."""
+    image = da.asarray(image)
+    p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output_dtype,
+                        backend, device)
+    block_filter = functools.partial(filters.gaussian_filter, sigma=sigma, mode=mode, cval=cval,
+                                     truncate=truncate, output_dtype=p.output_dtype,
+                                     backend=backend, device=device)
+    return _map_with_halo(block_filter, image, p.halo, periodic=p.border == "wrap",
+                          dtype=p.output_dtype)
 
 
 def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="auto", device=0):
@@ -119,7 +155,8 @@ def _merge_until(chunks, size):
     return total, len(chunks)
 
 
-def _map_with_halo(block_filter, image, halo, periodic):
+def _map_with_halo(block_filter, image, halo, periodic, dtype=None):
+    dtype = image.dtype if dtype is None else dtype
     chunks, depth = list(image.chunks), {}
     for axis, reach in enumerate(halo):
         if reach >= image.shape[axis]:
@@ -127,5 +164,5 @@ def _map_with_halo(block_filter, image, halo, periodic):
         depth[axis] = reach if len(chunks[axis]) > 1 else 0
     result = image.rechunk(tuple(chunks)).map_overlap(
         block_filter, depth=depth, boundary="periodic" if periodic else "none",
-        dtype=image.dtype, meta=np.empty((0,) * image.ndim, image.dtype))
+        dtype=dtype, meta=np.empty((0,) * image.ndim, dtype))
     return result.rechunk(image.chunks)

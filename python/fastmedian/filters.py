@@ -2,7 +2,8 @@
 import numpy as np
 
 from . import _native
-from ._params import background_params, median_params, temporal_params
+from ._params import (background_params, convolve_params, gaussian_params, median_params,
+                      temporal_params)
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
@@ -118,10 +119,81 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     return target
 
 
-def _checked_output(output, stack, name="output", what="stack"):
+def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normalize=False,
+             backend="auto", device=0, output_array=None):
+    """2D convolution of an image, or of each plane of a 3D stack (planes, y, x): true
+    convolution, the mask flipped, as scipy.ndimage.convolve(image, weights, mode=mode,
+    cval=cval); the same bits on every backend and as `fastmedian convolve` on the command line.
+
+    image: uint8, uint16 or float32 array; read in place when its rows are contiguous, else
+        copied first.
+    weights: the mask, an array of real numbers of odd height and width, 1 to 63 each: 2D
+        (kh, kw), or for a stack (kh, kw) or (1, kh, kw) (scipy's shape there), applied to each
+        plane. Rounded to float32 (the library's precision); finite.
+    mode: how the image is extended past its edges, scipy's names; the default is scipy's,
+        "reflect" (d c b a | a b c d); also "nearest" (or "replicate", ImageJ's), "mirror",
+        "constant" (cval, rounded and clamped to the image's pixel type) and "wrap".
+    output_dtype: None (the image's dtype) or float32 (np.float32, "float32").
+    normalize: divide the weights by their sum (which must not be 0) first.
+    backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
+    output_array: optional array of the image's shape and the output dtype to write into (not
+        overlapping the image); it is returned.
+
+    Arithmetic: sums in float32, one fused multiply-add per weight in a fixed order (a result
+    is within 1e-5 of scipy's float64 result, relative to the sum of |weight x pixel|). uint8/uint16 outputs are clamped to the type's range, then rounded to nearest,
+    halves away from zero (scipy truncates, and wraps around). float32 outputs keep NaN and
+    infinities, every NaN written as 0x7FC00000; every pixel under the mask is multiplied, so a
+    NaN or Inf under a zero weight gives NaN too (scipy skips zero weights).
+    Returns a new C-contiguous array of the image's shape (or output_array). The GIL is released
+    while the filter runs.
+    """
+    image = np.asarray(image)
+    p = convolve_params(image.dtype, image.shape, weights, mode, cval, output_dtype, normalize,
+                        backend, device)
+    return _convolve(image, p, output_array)
+
+
+def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output_dtype=None,
+                    backend="auto", device=0, output_array=None):
+    """Gaussian blur of an image, or of each plane of a 3D stack (planes, y, x), with
+    scipy.ndimage.gaussian_filter's mask: radius int(4 sigma + 0.5) (truncate 4.0), weights
+    exp(-x^2 / (2 sigma^2)) divided by their sum in float64, rounded to float32; applied along y,
+    then along x. The same bits on every backend and as `fastmedian convolve --gaussian SIGMA`.
+
+    sigma: the standard deviation in pixels, 0 to 127: s or (sy, sx) for an image, (0, sy, sx)
+        for a stack (a plain s on a stack would blur across the planes in scipy, so it is
+        refused). 0 leaves that axis unblurred, as in scipy.
+    truncate: 4.0 only (scipy's default; the only mask the library has).
+    mode, cval, output_dtype, backend, device, output_array: as convolve (the default mode is
+        scipy's, "reflect"); the same arithmetic, rounding and NaN handling. (ImageJ's Gaussian
+        Blur chooses its mask's size by an accuracy rule of its own, so its results differ
+        slightly.)
+    """
+    image = np.asarray(image)
+    p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output_dtype,
+                        backend, device)
+    return _convolve(image, p, output_array)
+
+
+def _convolve(image, p, output_array):
+    if output_array is None:
+        result = target = np.empty(image.shape, p.output_dtype)
+    else:
+        target = _checked_output(output_array, image, "output_array", "image", p.output_dtype)
+        result = target if writable_in_place(target) else np.empty(image.shape, p.output_dtype)
+    _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
+                     p.border, p.cval, p.backend, p.device)
+    if result is not target:
+        target[...] = result
+    return target
+
+
+def _checked_output(output, stack, name="output", what="stack", dtype=None):
     if not isinstance(output, np.ndarray):
         raise TypeError(f"{name} must be a NumPy array, got {type(output).__name__}")
-    if output.dtype != stack.dtype:
+    if dtype is not None and output.dtype != dtype:
+        raise TypeError(f"{name} must have the output's dtype {dtype}, got {output.dtype}")
+    if dtype is None and output.dtype != stack.dtype:
         raise TypeError(f"{name} must have the {what}'s dtype {stack.dtype}, got {output.dtype}")
     if output.shape != stack.shape:
         raise ValueError(f"{name} must have the {what}'s shape {stack.shape}, got "

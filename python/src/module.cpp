@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fastmedian/fastmedian.hpp"
 
@@ -21,10 +22,12 @@ struct UnsupportedTag {};
 struct UnavailableTag {};
 struct DeviceErrorTag {};
 
+// By equivalence, not identity: a dtype that crossed a pickle (dask.distributed) is equal to
+// NumPy's own float32 dtype but another object.
 fm::PixelType pixel_type(const py::array& a, const char* name) {
-    if (a.dtype().is(py::dtype::of<std::uint8_t>())) return fm::PixelType::u8;
-    if (a.dtype().is(py::dtype::of<std::uint16_t>())) return fm::PixelType::u16;
-    if (a.dtype().is(py::dtype::of<float>())) return fm::PixelType::f32;
+    if (py::isinstance<py::array_t<std::uint8_t>>(a)) return fm::PixelType::u8;
+    if (py::isinstance<py::array_t<std::uint16_t>>(a)) return fm::PixelType::u16;
+    if (py::isinstance<py::array_t<float>>(a)) return fm::PixelType::f32;
     throw py::type_error(std::string(name) + " must be uint8, uint16 or float32, got " +
                          py::str(a.dtype()).cast<std::string>());
 }
@@ -115,6 +118,52 @@ fm::RunInfo background(const py::array& src, py::array& dst, const fm::Window& w
     return fm::background(in, out, options);
 }
 
+// float32 values of a mask given as None (absent) or an array (copied, C order).
+std::vector<float> mask_values(const py::object& values, const char* name, int& width,
+                               int& height) {
+    width = height = 0;
+    if (values.is_none()) return {};
+    const auto a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(values);
+    if (!a) throw py::type_error(std::string(name) + " must be an array of numbers");
+    if (a.ndim() == 2) {
+        height = static_cast<int>(a.shape(0));
+        width = static_cast<int>(a.shape(1));
+    } else if (a.ndim() != 1) {
+        throw py::value_error(std::string(name) + " must have 1 or 2 dimensions");
+    }
+    return std::vector<float>(a.data(), a.data() + a.size());
+}
+
+// The convolution of every plane of image into output (same shape, rows contiguous; output's
+// dtype the image's or float32): a generic mask (a 2D array, the top row first) or a separable
+// pair (row_mask along x, column_mask along y; 1D arrays), the other given as None.
+fm::RunInfo convolve(const py::array& src, py::array& dst, const py::object& mask,
+                     const py::object& row_mask, const py::object& column_mask, bool normalize,
+                     const std::string& border, double cval, const std::string& backend,
+                     int device) {
+    if (!dst.writeable()) throw py::value_error("output_array must be writable");
+    const auto in = image_view<fm::ConstImageView>(
+        src, static_cast<const std::uint8_t*>(src.data()), "image");
+    const auto out = image_view<fm::ImageView>(
+        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output_array");
+    fm::ConvolveOptions options;
+    int unused_width = 0, unused_height = 0;
+    options.mask = mask_values(mask, "mask", options.mask_width, options.mask_height);
+    if (!options.mask.empty() && options.mask_width == 0)
+        throw py::value_error("mask must have 2 dimensions (rows, columns)");
+    options.row_mask = mask_values(row_mask, "row_mask", unused_width, unused_height);
+    options.column_mask = mask_values(column_mask, "column_mask", unused_width, unused_height);
+    options.normalize = normalize;
+    options.border = fm::parse_border(border, "mode");
+    options.cval = cval;
+    options.output = out.type == fm::PixelType::f32 ? fm::ConvolveOutput::f32
+                                                    : fm::ConvolveOutput::same;
+    options.backend = fm::parse_backend(backend, "backend");
+    options.device = device;
+    py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
+    return fm::convolve(in, out, options);
+}
+
 py::dict device_dict(const fm::DeviceInfo& d) {
     py::dict r;
     r["index"] = d.index;
@@ -186,6 +235,21 @@ PYBIND11_MODULE(_native, m) {
           "The large-window median background of every plane of image, subtracted (output "
           "'subtract') or itself ('background'), into output_array (same shape and dtype, rows "
           "contiguous).");
+    m.def("convolve", &convolve, py::arg("image"), py::arg("output_array"), py::arg("mask"),
+          py::arg("row_mask"), py::arg("column_mask"), py::arg("normalize"), py::arg("mode"),
+          py::arg("cval"), py::arg("backend"), py::arg("device"),
+          "True convolution (as scipy.ndimage.convolve) of every plane of image into "
+          "output_array (same shape, rows contiguous; the image's dtype or float32) with a "
+          "generic mask (2D, the top row first) or a separable pair (row_mask along x, "
+          "column_mask along y), the other None.");
+    m.def("gaussian_mask", [](double sigma) {
+              const std::vector<float> mask = fm::gaussian_mask(sigma);
+              return py::array_t<float>(static_cast<py::ssize_t>(mask.size()), mask.data());
+          }, py::arg("sigma"),
+          "scipy.ndimage.gaussian_filter's 1D mask for sigma (truncate 4.0), as float32.");
+    m.attr("MAX_CONVOLVE_MASK_SIZE") = fm::ConvolveOptions::kMaxMaskSize;
+    m.attr("MAX_SEPARABLE_LENGTH") = fm::ConvolveOptions::kMaxSeparableLength;
+    m.attr("MAX_GAUSSIAN_SIGMA") = fm::kMaxGaussianSigma;
     m.def("cuda_compiled", &fm::cuda_compiled);
     m.def("cuda_devices", [] {
         py::list r;

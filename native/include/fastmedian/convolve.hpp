@@ -20,8 +20,8 @@
 //   double, before it is rounded to float; a sum of 0 is an error;
 // - output: float32, or the input's type: integer outputs clamp to the type's range, then round
 //   to nearest with halves away from zero (NaN becomes 0, +Inf the maximum); float outputs keep
-//   IEEE results (NaN and Inf under the mask propagate, even under a zero weight, as in scipy)
-//   and write every NaN as the quiet NaN 0x7FC00000;
+//   IEEE results (NaN and Inf under the mask propagate, even under a zero weight, where
+//   scipy 1.10 skips zero weights) and write every NaN as the quiet NaN 0x7FC00000;
 // - Gaussian of standard deviation sigma: scipy.ndimage.gaussian_filter's mask (truncate 4.0):
 //   radius r = int(4 * sigma + 0.5), weights exp(-x^2 / (2 sigma^2)) for x = -r..r divided by
 //   their sum (in double), rounded to float; used as both the row and the column mask.
