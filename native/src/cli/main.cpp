@@ -50,7 +50,9 @@ const char* const kUsage = R"(usage:
       summed in float; written to OUT.tif in the input's type (clamped, then rounded to
       nearest, halves away from zero) or as float.
       --kernel FILE   the mask: one row per line, numbers separated by spaces (ImageJ's
-                      Convolve text form); odd width and height, 1..63
+                      Convolve text form); odd width and height, 1..63. It is flipped, as
+                      scipy's convolve does; ImageJ's Convolve... lays it on unflipped
+                      (the Fiji command turns it to match ImageJ)
       --gaussian S    Gaussian blur of standard deviation S, 0 < S <= 127: scipy's mask
                       (radius int(4 S + 0.5), normalised), as a column and a row pass
       --normalize     divide the --kernel mask by its sum (which must not be 0)
