@@ -1,9 +1,10 @@
 // The CUDA convolutions (convolve.hpp's semantics), as the host side launches them.
 // The mask travels as a kernel parameter (constant memory of that launch alone, so concurrent
 // calls never share it).
-// - small squares 3, 5, 7, 9 (convolve_small.cu): no shared memory; each lane keeps 4 x 8
-//   outputs in registers, reads every input row once with one vector load and takes the halo
-//   from its neighbours by shuffles; fully unrolled, the weights as instruction operands;
+// - small squares 3, 5, 7, 9 (convolve_small.cu): no shared memory; each warp walks down a
+//   strip 128 columns wide, reads every input row once with one vector load per lane (loaded
+//   ahead of use), takes the halo from its neighbours by shuffles and adds the row to a ring of
+//   K output rows in registers; the weights as instruction operands;
 // - generic (convolve_generic.cu), other sizes: the block stages its input tile, converted to
 //   float, in shared memory; each thread keeps a few outputs of a row in registers and reads
 //   each input row of its window once, in 16-byte pieces, per mask row; mask-width buckets of
