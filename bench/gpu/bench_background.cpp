@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fastmedian/fastmedian.hpp"
+#include "device_image.hpp"
 #include "identity_kernel.hpp"
 #include "raw_image.hpp"
 #ifdef FASTMEDIAN_BENCH_NPP
@@ -32,35 +33,8 @@ namespace fm = fastmedian;
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-struct DeviceImage {
-    void* ptr = nullptr;
-    std::int64_t pitch = 0;
-    DeviceImage(std::int64_t row_bytes, std::int64_t height) {
-        std::size_t p = 0;
-        check(cudaMallocPitch(&ptr, &p, static_cast<std::size_t>(row_bytes),
-                              static_cast<std::size_t>(height)),
-              "cudaMallocPitch");
-        pitch = static_cast<std::int64_t>(p);
-    }
-    ~DeviceImage() { cudaFree(ptr); }
-    DeviceImage(const DeviceImage&) = delete;
-    DeviceImage& operator=(const DeviceImage&) = delete;
-    fm::ImageView view(fm::PixelType type, std::int64_t width, std::int64_t height) const {
-        fm::ImageView v;
-        v.data = static_cast<std::uint8_t*>(ptr);
-        v.type = type;
-        v.width = width;
-        v.height = height;
-        v.row_stride = pitch;
-        v.plane_stride = pitch * height;
-        v.memory = fm::Memory::cuda;
-        return v;
-    }
-};
+using bench::check;
+using bench::DeviceImage;
 
 // Median milliseconds per call; one call if a single call takes over `slow_ms`.
 double time_ms(const std::function<void()>& call, cudaStream_t stream, int runs, double slow_ms = 1e30) {

@@ -8,6 +8,7 @@
 
 #include "core/constant_value.hpp"
 #include "cpu/border_table.hpp"
+#include "cpu/key_of.hpp"
 #include "cpu/histogram_median.hpp"
 #include "cpu/key_block.hpp"
 #include "cpu/isa_kernels.hpp"
@@ -27,8 +28,6 @@ constexpr int kHistogramBlockRows = 64;
 // Below this many pixels a call runs on the caller's thread alone.
 constexpr std::int64_t kMinPixelsForThreads = 1 << 14;
 
-template <class T> struct KeyOf { using type = T; };
-template <> struct KeyOf<float> { using type = std::uint32_t; };
 
 template <class T>
 class PlaneFilter {

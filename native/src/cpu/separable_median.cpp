@@ -6,6 +6,7 @@
 
 #include "core/constant_value.hpp"
 #include "cpu/border_table.hpp"
+#include "cpu/key_of.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/sorted_window.hpp"
 #include "order_key.cuh"
@@ -16,8 +17,6 @@ namespace {
 
 using kernels::OrderKey;
 
-template <class T> struct KeyOf { using type = T; };
-template <> struct KeyOf<float> { using type = std::uint32_t; };
 
 constexpr std::int64_t kColumnTile = 256;
 // Below this many pixels x window a pass runs on the caller's thread alone.

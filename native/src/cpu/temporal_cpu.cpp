@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cpu/isa_kernels.hpp"
+#include "cpu/key_of.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/sorted_window.hpp"
 #include "fastmedian/temporal.hpp"
@@ -16,8 +17,6 @@ namespace fastmedian::detail {
 
 namespace {
 
-template <class T> struct KeyOf { using type = T; };
-template <> struct KeyOf<float> { using type = std::uint32_t; };
 
 // Sorted windows: pixels per tile so that their windows take about this many bytes (L2).
 constexpr std::int64_t kSortedTileBytes = 256 * 1024;
