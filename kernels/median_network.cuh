@@ -1,4 +1,4 @@
-// Windows of 57 to 121 pixels (squares 9 and 11, ImageJ circles of radius 4 to 6): each
+// ImageJ circles of radius 4 to 6 (57 to 121 pixels): each
 // thread gathers its window's keys from a shared-memory tile (border resolved once per row and
 // column) into registers and runs a generated, median-pruned selection network
 // (generated/median_networks.cuh). u8 and u16 threads compute two horizontally adjacent outputs

@@ -2,9 +2,9 @@
 """Generates kernels/generated/median_networks.cuh (the CUDA kernels' networks): straight-line
 median selection networks, and the window masks they serve.
 
-Masks: squares 9 and 11 and ImageJ's circles (RankFilters' "line radii") of radius 4 to 6, each
-as rows of centred runs; smaller windows use the sorted-column networks of
-tools/gen_cpu_median_networks.py. For each pixel count n it runs Batcher's odd-even merge sort
+Masks: ImageJ's circles (RankFilters' "line radii") of radius 4 to 6, each as rows of centred
+runs; smaller circles use the sorted-column networks of tools/gen_cpu_median_networks.py and
+squares the tiled networks of tools/gen_cuda_tiled_medians.py. For each pixel count n it runs Batcher's odd-even merge sort
 on n wires symbolically and keeps only what the median (rank m = (n-1)/2) needs:
 - every value carries the inputs known to be <= it and >= it; a value with at least m+2 inputs
   below it cannot be the median and never decides it, so it becomes +inf (with at least n-m+1
@@ -23,16 +23,13 @@ import sys
 
 from median_windows import batcher, imagej_circle
 
-SQUARES = (9, 11)
 CIRCLE_RADII = (4, 4.5, 5, 5.5, 6)  # ImageJ masks of 57 to 121 pixels
 HIGH, LOW = "+inf", "-inf"
 
 
 def masks():
     """(name, half widths) of every mask the network kernel serves."""
-    out = [(f"Square{k}", [k // 2] * k) for k in SQUARES]
-    out += [(f"Circle{str(r).replace('.', 'p')}", imagej_circle(r)) for r in CIRCLE_RADII]
-    return out
+    return [(f"Circle{str(r).replace('.', 'p')}", imagej_circle(r)) for r in CIRCLE_RADII]
 
 
 def select_network(n, comparators=None):

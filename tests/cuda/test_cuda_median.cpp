@@ -55,7 +55,7 @@ TEST_F(CudaMedian, RandomEveryTypeBorderAndWindow) {
     const fm::Window windows[] = {fm::Window::square(1),  fm::Window::square(3),
                                   fm::Window::square(5),  fm::Window::square(7),
                                   fm::Window::square(9),  fm::Window::square(11),
-                                  fm::Window::square(21),
+                                  fm::Window::square(15), fm::Window::square(21),
                                   fm::Window::circle(0.5), fm::Window::circle(1),
                                   fm::Window::circle(1.5), fm::Window::circle(2),
                                   fm::Window::circle(3),   fm::Window::circle(3.5),
@@ -107,11 +107,26 @@ TEST_F(CudaMedian, TiesConstantsAndFloatSpecials) {
             expect_cuda_equals_cpu(src, fm::Window::square(7), b,
                                    std::numeric_limits<double>::quiet_NaN(), "float specials");
         }
+    // Every square of the tiled networks: ties, and float specials.
+    for (int k : {5, 7, 9, 11, 15, 21}) {
+        for (fm::PixelType t : kAllTypes) {
+            Stack ties(t, 150, 41, 1);
+            fmtest::fill_random(ties, seed++, 3);
+            expect_cuda_equals_cpu(ties, fm::Window::square(k), fm::Border::mirror, 0.0,
+                                   label(t, fm::Border::mirror, fm::Window::square(k)) + " ties");
+        }
+        Stack src(fm::PixelType::f32, 150, 41, 1);
+        fmtest::fill_random(src, seed++);
+        fmtest::add_specials(src, seed++, 0.3);
+        expect_cuda_equals_cpu(src, fm::Window::square(k), fm::Border::constant,
+                               -std::numeric_limits<double>::infinity(),
+                               "float specials k=" + std::to_string(k));
+    }
 }
 
 TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
     for (fm::PixelType t : kAllTypes)
-        for (int k : {3, 5, 7, 9}) {
+        for (int k : {3, 5, 7, 9, 11, 15, 21}) {
             Stack src(t, 1031, 517, 1);
             fmtest::fill_random(src, 77);
             expect_cuda_equals_cpu(src, fm::Window::square(k), fm::Border::reflect, 0.0,

@@ -8,6 +8,7 @@
 #include "median_histogram.cuh"
 #include "median_network.cuh"
 #include "median_tile_select.cuh"
+#include "median_tiled.cuh"
 
 namespace fastmedian::detail {
 
@@ -51,7 +52,10 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
             case PixelType::f32: return kernels::launch_median_3x3_f32(planes, stream);
         }
     }
-    // Squares to 7 and circles to radius 3.5: networks over sorted columns (shared with the CPU).
+    // Squares 5 to 21: hierarchical tiling, a tile of outputs per thread.
+    if (square && kernels::tiled::serves_square(k, planes.height))
+        return kernels::tiled::launch_square(k, type, planes, stream);
+    // Circles to radius 3.5: networks over sorted columns (shared with the CPU).
     const int* hw = fp.half_width.data();
     const int rows = static_cast<int>(fp.half_width.size());
     if (kernels::median_column_network_serves(hw, rows, planes.height)) {
@@ -64,7 +68,7 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
                 return kernels::launch_median_column_network_f32(hw, rows, planes, stream);
         }
     }
-    // Squares 9 and 11, ImageJ circles of radius 4 to 6: whole-window networks.
+    // ImageJ circles of radius 4 to 6: whole-window networks.
     const int mask = kernels::median_network_mask(hw, rows, planes.height);
     if (mask >= 0) {
         switch (type) {

@@ -1,0 +1,147 @@
+// The hierarchical-tiling median kernel (see median_tiled.cuh), templated on a generated
+// network; instantiated once per window size by the generated sources in
+// generated/median_tiled/, so the sizes compile in parallel.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include "border_index.cuh"
+#include "fastmedian/image.hpp"
+#include "median_args.cuh"
+#include "median_lanes.cuh"
+#include "order_key.cuh"
+
+namespace fastmedian::kernels::tiled {
+
+constexpr int kWarps = 8;  // warps of a block, stacked vertically
+
+// Shared-memory words per phase row: enough for `cols` columns split into tw phases, and equal
+// to 32 / tw modulo 32, so that 32 consecutive columns staged at once hit 32 different banks.
+__host__ __device__ constexpr int phase_words(int cols, int tw) {
+    int q = (cols + tw - 1) / tw;
+    while (q % 32 != (32 / tw) % 32) ++q;
+    return q;
+}
+
+// Writes lane h of keys[0..TW) as pixels row[x..x+TW), those inside the image: with one
+// vector store when all are inside and the address is aligned.
+template <class T, class L, int TW>
+__device__ __forceinline__ void store_run(T* row, int x, int width, const std::uint32_t (&keys)[TW],
+                                          int h) {
+    T v[TW];
+#pragma unroll
+    for (int i = 0; i < TW; ++i) v[i] = OrderKey<T>::from_key(lane_key<L>(keys[i], h));
+    constexpr int kBytes = TW * sizeof(T);
+    using Vec = std::conditional_t<kBytes == 16, uint4,
+                                   std::conditional_t<kBytes == 8, uint2, std::uint32_t>>;
+    if constexpr (kBytes == 4 || kBytes == 8 || kBytes == 16) {
+        if (x + TW <= width && reinterpret_cast<std::uintptr_t>(row + x) % kBytes == 0) {
+            Vec w;
+            memcpy(&w, v, kBytes);
+            *reinterpret_cast<Vec*>(row + x) = w;
+            return;
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < TW; ++i)
+        if (x + i < width) row[x + i] = v[i];
+}
+
+template <class Net, class T, class L>
+__global__ void __launch_bounds__(32 * kWarps)
+median_tiled(const __grid_constant__ PlanesArgs a) {
+    constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
+    constexpr int kHalfW = 32 * TW;              // output columns of a warp (of one packed half)
+    constexpr int kInCols = kHalfW + K - 1;      // input columns a warp's tiles read
+    constexpr int kInRows = kWarps * TH + K - 1;
+    constexpr int kQ = phase_words(kInCols, TW);
+    constexpr int kColSteps = (kInCols + 31) / 32;
+    // Input column c of row r lives at tile[r][c % TW][c / TW]: lane l's reads of column
+    // l * TW + c fall on consecutive words.
+    __shared__ std::uint32_t tile[kInRows][TW][kQ];
+
+    // Staging: warps take rows, lanes take columns (lane + 32 j), the border resolved once
+    // per column here and once per row below.
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int x0 = blockIdx.x * kHalfW * L::kCols, y0 = blockIdx.y * kWarps * TH;
+    int sx[kColSteps][L::kCols];  // source column, -1 for the constant
+#pragma unroll
+    for (int j = 0; j < kColSteps; ++j)
+#pragma unroll
+        for (int h = 0; h < L::kCols; ++h)
+            sx[j][h] = static_cast<int>(
+                border_index(x0 - R + lane + 32 * j + h * kHalfW, a.width, a.border));
+    const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
+    for (int r = warp; r < kInRows; r += kWarps) {
+        const int sy = static_cast<int>(border_index(y0 - R + r, a.height, a.border));
+        const T* row =
+            reinterpret_cast<const T*>(plane + static_cast<std::int64_t>(sy < 0 ? 0 : sy) * a.src_pitch);
+#pragma unroll
+        for (int j = 0; j < kColSteps; ++j) {
+            const int c = lane + 32 * j;
+            if (kInCols % 32 != 0 && c >= kInCols) break;
+            std::uint32_t word = 0;
+#pragma unroll
+            for (int h = 0; h < L::kCols; ++h)
+                word |= (sy < 0 || sx[j][h] < 0 ? a.outside_key : OrderKey<T>::to_key(row[sx[j][h]]))
+                        << (16 * h);
+            tile[r][c % TW][c / TW] = word;
+        }
+    }
+    __syncthreads();
+
+    const int ox = x0 + lane * TW, oy = y0 + warp * TH;
+    if (ox >= a.width || oy >= a.height) return;  // the packed half to the right is outside too
+    auto in = [&](int c, int r) { return tile[warp * TH + r][c % TW][lane + c / TW]; };
+    std::uint32_t keys[TH][TW];
+    auto out = [&](int x, int y, std::uint32_t k) { keys[y][x] = k; };
+    Net::template run<L>(in, out);
+
+    char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
+#pragma unroll
+    for (int y = 0; y < TH; ++y) {
+        if (oy + y >= a.height) break;
+        T* row = reinterpret_cast<T*>(out_plane + static_cast<std::int64_t>(oy + y) * a.dst_pitch);
+#pragma unroll
+        for (int h = 0; h < L::kCols; ++h) store_run<T, L>(row, ox + h * kHalfW, a.width, keys[y], h);
+    }
+}
+
+template <class Net, class L>
+dim3 grid_for(const PlanesArgs& a) {
+    constexpr int kBlockW = 32 * Net::kTileW * L::kCols, kBlockH = kWarps * Net::kTileH;
+    return dim3((a.width + kBlockW - 1) / kBlockW, (a.height + kBlockH - 1) / kBlockH, a.planes);
+}
+
+// Whether the grid for planes of this height fits (grid.y <= 65535).
+template <class Net>
+bool fits(int height) {
+    PlanesArgs a{};
+    a.width = a.planes = 1;
+    a.height = height;
+    return grid_for<Net, ScalarLanes>(a).y <= 65535;
+}
+
+template <class Net, class T>
+cudaError_t launch_typed(const PlanesArgs& a, cudaStream_t stream) {
+    using L = typename LanesFor<T>::type;
+    const dim3 grid = grid_for<Net, L>(a);
+    if (grid.y > 65535) return cudaErrorInvalidConfiguration;
+    median_tiled<Net, T, L><<<grid, 32 * kWarps, 0, stream>>>(a);
+    return cudaGetLastError();
+}
+
+template <class Net>
+cudaError_t launch(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
+    switch (type) {
+        case PixelType::u8: return launch_typed<Net, std::uint8_t>(a, stream);
+        case PixelType::u16: return launch_typed<Net, std::uint16_t>(a, stream);
+        case PixelType::f32: return launch_typed<Net, float>(a, stream);
+    }
+    return cudaErrorInvalidValue;
+}
+
+}  // namespace fastmedian::kernels::tiled
