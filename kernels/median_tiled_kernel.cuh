@@ -134,12 +134,13 @@ cudaError_t launch_typed(const PlanesArgs& a, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
-template <class Net>
+// Packed serves u8 and u16 (u16x2 lanes), Scalar f32 (32-bit lanes).
+template <class Packed, class Scalar>
 cudaError_t launch(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
     switch (type) {
-        case PixelType::u8: return launch_typed<Net, std::uint8_t>(a, stream);
-        case PixelType::u16: return launch_typed<Net, std::uint16_t>(a, stream);
-        case PixelType::f32: return launch_typed<Net, float>(a, stream);
+        case PixelType::u8: return launch_typed<Packed, std::uint8_t>(a, stream);
+        case PixelType::u16: return launch_typed<Packed, std::uint16_t>(a, stream);
+        case PixelType::f32: return launch_typed<Scalar, float>(a, stream);
     }
     return cudaErrorInvalidValue;
 }
