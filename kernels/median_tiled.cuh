@@ -1,4 +1,4 @@
-// Squares 5 to 21 by hierarchical tiling: each thread computes a tile of outputs with a
+// Squares 3 to 21 by hierarchical tiling: each thread computes a tile of outputs with a
 // generated network (tools/gen_cuda_tiled_medians.py) that sorts what the tile's windows share
 // once and only merges in what each smaller group of outputs adds. Each block stages its inputs
 // as keys in shared memory, border resolved once per row and column, laid out so that the 32

@@ -75,7 +75,15 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
             sx[j][h] = static_cast<int>(
                 border_index(x0 - R + lane + 32 * j + h * kHalfW, a.width, a.border));
     const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
-    for (int r = warp; r < kInRows; r += kWarps) {
+    // For small windows, where staging is a large part of the work, unrolled over the warp's
+    // rows so that all of a thread's loads are in flight at once (measured: +10-25% at 3x3 and
+    // 5x5; from 11x11 up it slowed the network, which then has fewer registers).
+    constexpr int kStageRows = (kInRows + kWarps - 1) / kWarps;
+    constexpr int kStageUnroll = K <= 7 ? kStageRows : 1;
+#pragma unroll kStageUnroll
+    for (int i = 0; i < kStageRows; ++i) {
+        const int r = warp + i * kWarps;
+        if (kInRows % kWarps != 0 && r >= kInRows) break;
         const int sy = static_cast<int>(border_index(y0 - R + r, a.height, a.border));
         const T* row =
             reinterpret_cast<const T*>(plane + static_cast<std::int64_t>(sy < 0 ? 0 : sy) * a.src_pitch);

@@ -10,6 +10,8 @@
 
 namespace fastmedian::kernels::tiled {
 
+bool fits_square3(int height);
+cudaError_t launch_square3(PixelType type, const PlanesArgs& a, cudaStream_t stream);
 bool fits_square5(int height);
 cudaError_t launch_square5(PixelType type, const PlanesArgs& a, cudaStream_t stream);
 bool fits_square7(int height);
@@ -26,6 +28,7 @@ cudaError_t launch_square21(PixelType type, const PlanesArgs& a, cudaStream_t st
 // Whether a network serves the k x k square on planes of this height.
 inline bool serves_square(int k, int height) {
     switch (k) {
+        case 3: return fits_square3(height);
         case 5: return fits_square5(height);
         case 7: return fits_square7(height);
         case 9: return fits_square9(height);
@@ -39,6 +42,7 @@ inline bool serves_square(int k, int height) {
 inline cudaError_t launch_square(int k, PixelType type, const PlanesArgs& a,
                                  cudaStream_t stream) {
     switch (k) {
+        case 3: return launch_square3(type, a, stream);
         case 5: return launch_square5(type, a, stream);
         case 7: return launch_square7(type, a, stream);
         case 9: return launch_square9(type, a, stream);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "median_3x3.cuh"
 #include "median_bisect.cuh"
 #include "median_column_network.cuh"
 #include "median_histogram.cuh"
@@ -44,15 +43,7 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
     const bool square = std::all_of(fp.half_width.begin(), fp.half_width.end(),
                                     [&](int h) { return h == fp.radius_y; });
     const int k = 2 * fp.radius_y + 1;
-    // 3x3: sorted column triples, streamed down columns.
-    if (square && k == 3 && kernels::median_3x3_fits(planes.height)) {
-        switch (type) {
-            case PixelType::u8: return kernels::launch_median_3x3_u8(planes, stream);
-            case PixelType::u16: return kernels::launch_median_3x3_u16(planes, stream);
-            case PixelType::f32: return kernels::launch_median_3x3_f32(planes, stream);
-        }
-    }
-    // Squares 5 to 21: hierarchical tiling, a tile of outputs per thread.
+    // Squares 3 to 21: hierarchical tiling, a tile of outputs per thread.
     if (square && kernels::tiled::serves_square(k, planes.height))
         return kernels::tiled::launch_square(k, type, planes, stream);
     // Circles to radius 3.5: networks over sorted columns (shared with the CPU).
