@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fresh machine to every test: install what is missing, build, run the native suites (CTest:
 # GoogleTest, the CLI-versus-scipy pytest, the Python package, the CMake package check), the
-# Java suites (Maven: the binding's JUnit tests and the Fiji macro tests in ImageJ under Xvfb),
+# Java suites (Maven: the binding's JUnit tests and the Fiji macro tests in ImageJ under Xvfb;
+# then the Fiji folder mvn package lays out, run in ImageJ),
 # then the native suites again, CPU backend only, under AddressSanitizer and
 # UndefinedBehaviorSanitizer (the sanitize preset, build-sanitize/).
 # GPU tests skip with their reason where no GPU is usable.
@@ -11,7 +12,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 (cd build && ctest --output-on-failure -j "$(nproc)")
-mvn -B test
+mvn -B package
+scripts/check-fiji-package.sh
 cmake --preset sanitize
 cmake --build --preset sanitize
 ctest --preset sanitize -j "$(nproc)"

@@ -206,7 +206,7 @@ def emit_median(name, hw):
         f"    static constexpr int kColumnHeight[{len(heights)}] = "
         f"{{{', '.join(map(str, heights))}}};",
         "    // kColumnHeight[c], for device code (which cannot read static member arrays).",
-        "    FM_HD static constexpr int column_height(int c) {",
+        "    FM_HD static constexpr int column_height([[maybe_unused]] int c) {",
         "        return " + "".join(f"c == {c} ? {h} : " for c, h in enumerate(heights[:-1]))
         + f"{heights[-1]};",
         "    }",

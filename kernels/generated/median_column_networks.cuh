@@ -81,7 +81,7 @@ struct Square1 {
     static constexpr int kHalfWidth[1] = {0};
     static constexpr int kColumnHeight[1] = {1};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return 1;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -99,7 +99,7 @@ struct Square3 {
     static constexpr int kHalfWidth[3] = {1, 1, 1};
     static constexpr int kColumnHeight[3] = {3, 3, 3};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 3 : c == 1 ? 3 : 3;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -139,7 +139,7 @@ struct Square5 {
     static constexpr int kHalfWidth[5] = {2, 2, 2, 2, 2};
     static constexpr int kColumnHeight[5] = {5, 5, 5, 5, 5};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 5 : c == 1 ? 5 : c == 2 ? 5 : c == 3 ? 5 : 5;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -295,7 +295,7 @@ struct Square7 {
     static constexpr int kHalfWidth[7] = {3, 3, 3, 3, 3, 3, 3};
     static constexpr int kColumnHeight[7] = {7, 7, 7, 7, 7, 7, 7};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 7 : c == 1 ? 7 : c == 2 ? 7 : c == 3 ? 7 : c == 4 ? 7 : c == 5 ? 7 : 7;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -719,7 +719,7 @@ struct Circle5 {
     static constexpr int kHalfWidth[3] = {0, 1, 0};
     static constexpr int kColumnHeight[3] = {1, 3, 1};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 1 : c == 1 ? 3 : 1;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -747,7 +747,7 @@ struct Circle13 {
     static constexpr int kHalfWidth[5] = {0, 1, 2, 1, 0};
     static constexpr int kColumnHeight[5] = {1, 3, 5, 3, 1};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 1 : c == 1 ? 3 : c == 2 ? 5 : c == 3 ? 3 : 1;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -825,7 +825,7 @@ struct Circle21 {
     static constexpr int kHalfWidth[5] = {1, 2, 2, 2, 1};
     static constexpr int kColumnHeight[5] = {3, 5, 5, 5, 3};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 3 : c == 1 ? 5 : c == 2 ? 5 : c == 3 ? 5 : 3;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -955,7 +955,7 @@ struct Circle29 {
     static constexpr int kHalfWidth[7] = {0, 2, 2, 3, 2, 2, 0};
     static constexpr int kColumnHeight[7] = {1, 5, 5, 7, 5, 5, 1};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 1 : c == 1 ? 5 : c == 2 ? 5 : c == 3 ? 7 : c == 4 ? 5 : c == 5 ? 5 : 1;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -1179,7 +1179,7 @@ struct Circle37 {
     static constexpr int kHalfWidth[7] = {1, 2, 3, 3, 3, 2, 1};
     static constexpr int kColumnHeight[7] = {3, 5, 7, 7, 7, 5, 3};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 3 : c == 1 ? 5 : c == 2 ? 7 : c == 3 ? 7 : c == 4 ? 7 : c == 5 ? 5 : 3;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
@@ -1499,7 +1499,7 @@ struct Circle45 {
     static constexpr int kHalfWidth[7] = {2, 3, 3, 3, 3, 3, 2};
     static constexpr int kColumnHeight[7] = {5, 7, 7, 7, 7, 7, 5};
     // kColumnHeight[c], for device code (which cannot read static member arrays).
-    FM_HD static constexpr int column_height(int c) {
+    FM_HD static constexpr int column_height([[maybe_unused]] int c) {
         return c == 0 ? 5 : c == 1 ? 7 : c == 2 ? 7 : c == 3 ? 7 : c == 4 ? 7 : c == 5 ? 7 : 5;
     }
     // in(c, i): the i-th smallest value of sorted column c (dx = c - kRadiusX).
