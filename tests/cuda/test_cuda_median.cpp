@@ -134,3 +134,17 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
                                        std::to_string(k));
         }
 }
+
+// Rows whose stride is a multiple of 16 bytes: the interior blocks of the tiled kernels load 4
+// pixels at a time, the blocks at the borders one at a time; both must give the same bits.
+TEST_F(CudaMedian, AlignedRowsTakeTheVectorLoads) {
+    std::uint32_t seed = 4000;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (int k : {3, 5, 7, 9, 11, 15, 21}) {
+                Stack src(t, 1031, 37, 2, 1);  // 1032 pixels per row
+                fmtest::fill_random(src, seed++, (k / 2) % 2 ? 0 : 3);  // ties at 5, 9, 21
+                expect_cuda_equals_cpu(src, fm::Window::square(k), b, 7.0,
+                                       label(t, b, fm::Window::square(k)) + " aligned rows");
+            }
+}
