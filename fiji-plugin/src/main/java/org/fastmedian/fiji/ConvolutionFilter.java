@@ -61,7 +61,7 @@ abstract class ConvolutionFilter implements ExtendedPlugInFilter {
         long start = System.nanoTime();
         Object filtered;
         try {
-            Filtered f = filter(pixels, width, height, options);
+            SliceFilter.Filtered f = filter(pixels, width, height, options);
             filtered = f.pixels;
             lastRun = f.ran;
         } catch (FastMedianException e) {
@@ -83,55 +83,24 @@ abstract class ConvolutionFilter implements ExtendedPlugInFilter {
         if (pixels instanceof float[]) ip.resetMinAndMax();
     }
 
-    /** One slice's new pixels and what ran (the last call). */
-    static final class Filtered {
-        final Object pixels;
-        final RunInfo ran;
+    /** The convolution of one slice in a new array of its type (RGB channel by channel). */
+    static SliceFilter.Filtered filter(Object pixels, int width, int height, ConvolveOptions options) {
+        return SliceFilter.filter(pixels, width * height, new SliceFilter.Calls() {
+            @Override
+            public RunInfo run(byte[] in, byte[] out) {
+                return FastMedian.convolve(in, out, width, height, 1, options);
+            }
 
-        Filtered(Object pixels, RunInfo ran) {
-            this.pixels = pixels;
-            this.ran = ran;
-        }
-    }
+            @Override
+            public RunInfo run(short[] in, short[] out) {
+                return FastMedian.convolve(in, out, width, height, 1, options);
+            }
 
-    /**
-     * The convolution of one slice ({@code byte[]}, {@code short[]}, {@code float[]}, or RGB
-     * {@code int[]} channel by channel) in a new array of the same type.
-     */
-    static Filtered filter(Object pixels, int width, int height, ConvolveOptions options) {
-        int n = width * height;
-        if (pixels instanceof byte[]) {
-            byte[] out = new byte[n];
-            return new Filtered(out,
-                    FastMedian.convolve((byte[]) pixels, out, width, height, 1, options));
-        }
-        if (pixels instanceof short[]) {
-            short[] out = new short[n];
-            return new Filtered(out,
-                    FastMedian.convolve((short[]) pixels, out, width, height, 1, options));
-        }
-        if (pixels instanceof float[]) {
-            float[] out = new float[n];
-            return new Filtered(out,
-                    FastMedian.convolve((float[]) pixels, out, width, height, 1, options));
-        }
-        // RGB: red, green and blue each as an 8-bit image.
-        int[] rgb = (int[]) pixels;
-        byte[][] in = new byte[3][n];
-        byte[][] out = new byte[3][n];
-        for (int i = 0; i < n; i++) {
-            in[0][i] = (byte) (rgb[i] >> 16);
-            in[1][i] = (byte) (rgb[i] >> 8);
-            in[2][i] = (byte) rgb[i];
-        }
-        RunInfo ran = null;
-        for (int k = 0; k < 3; k++)
-            ran = FastMedian.convolve(in[k], out[k], width, height, 1, options);
-        int[] result = new int[n];
-        for (int i = 0; i < n; i++)
-            result[i] = 0xff000000 | (out[0][i] & 0xff) << 16 | (out[1][i] & 0xff) << 8
-                    | (out[2][i] & 0xff);
-        return new Filtered(result, ran);
+            @Override
+            public RunInfo run(float[] in, float[] out) {
+                return FastMedian.convolve(in, out, width, height, 1, options);
+            }
+        });
     }
 
     private void log() {
