@@ -20,6 +20,7 @@
 
 #include "fastmedian/fastmedian.hpp"
 #include "device_image.hpp"
+#include "event_timing.hpp"
 #include "identity_kernel.hpp"
 #include "raw_image.hpp"
 #ifdef FASTMEDIAN_BENCH_NPP
@@ -32,36 +33,7 @@ namespace {
 
 using bench::check;
 using bench::DeviceImage;
-
-// Median milliseconds per call over `runs` batches; batches hold enough calls to fill ~2 ms.
-double time_ms(const std::function<void()>& call, cudaStream_t stream, int runs) {
-    cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
-    for (int i = 0; i < 3; ++i) call();  // warm-up
-    check(cudaEventRecord(start, stream), "cudaEventRecord");
-    call();
-    check(cudaEventRecord(stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float one = 0;
-    cudaEventElapsedTime(&one, start, stop);
-    const int batch = std::clamp(static_cast<int>(2.0f / std::max(one, 1e-3f)), 1, 50);
-    if (one > 200.0f) runs = std::min(runs, 3);  // very slow configurations: fewer runs
-    std::vector<double> ms;
-    for (int r = 0; r < runs; ++r) {
-        check(cudaEventRecord(start, stream), "cudaEventRecord");
-        for (int b = 0; b < batch; ++b) call();
-        check(cudaEventRecord(stop, stream), "cudaEventRecord");
-        check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-        float t = 0;
-        cudaEventElapsedTime(&t, start, stop);
-        ms.push_back(static_cast<double>(t) / batch);
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-    return ms[ms.size() / 2];
-}
+using bench::time_ms;
 
 // GPU versus CPU backend on the image's top-left 384 x 384 corner, as an image of its own.
 bool gpu_equals_cpu(const bench::HostImage& img, const fm::MedianOptions& options) {

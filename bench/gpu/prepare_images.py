@@ -6,7 +6,8 @@ The GPU machine has no libtiff and no tifffile, so the benchmark reads raw plane
     /usr/bin/python3 bench/gpu/prepare_images.py        # -> bench/gpu/images/
 Files are named <type>_<width>x<height>.raw (row-major, little-endian): u8 from
 embryos_grey.tif, u16 from the 48 frames of cancer_cell_migration_crop.tif laid out as a 6 x 8
-mosaic, f32 from BPAE_actin.tif.
+mosaic, f32 from BPAE_actin.tif; and the bead stack (Bead_Image1_crop.tif, u8, 41 planes of
+150x150) whole, as volume_u8_150x150x41.raw, for the 3D median benchmark.
 """
 import argparse
 import pathlib
@@ -38,6 +39,11 @@ def main() -> None:
         target = out / f"{name}_{plane.shape[1]}x{plane.shape[0]}.raw"
         plane.astype(plane.dtype.newbyteorder("<")).tofile(target)
         print(f"{target}: {file} plane {plane.shape} {plane.dtype}")
+    volume = tifffile.imread(pathlib.Path(args.data) / "Bead_Image1_crop.tif")
+    d, h, w = volume.shape
+    target = out / f"volume_u8_{w}x{h}x{d}.raw"
+    np.ascontiguousarray(volume.astype(np.uint8)).tofile(target)
+    print(f"{target}: Bead_Image1_crop.tif volume {volume.shape} uint8")
 
 
 if __name__ == "__main__":

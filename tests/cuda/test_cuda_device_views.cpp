@@ -6,6 +6,7 @@
 
 #include "fastmedian/fastmedian.hpp"
 #include "support/device_copy.hpp"
+#include "support/naive_median3d.hpp"
 #include "support/test_images.hpp"
 
 namespace fm = fastmedian;
@@ -73,4 +74,32 @@ TEST_F(CudaDeviceViews, HostMemoryMarkedAsDeviceIsRefused) {
         EXPECT_NE(std::string(e.what()).find("src.data"), std::string::npos) << e.what();
     }
     EXPECT_EQ(dst.bytes, before);
+}
+
+TEST_F(CudaDeviceViews, Median3DEqualsTheReferenceOnAStream) {
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    std::uint32_t seed = 40;
+    for (fm::PixelType t : kAllTypes)
+        for (const fm::Window3D& w : {fm::Window3D::box(3), fm::Window3D::ellipsoid(1.5)})
+            for (bool use_stream : {false, true}) {
+                Stack src(t, 90, 33, 6, 7, 2), want(t, 90, 33, 6), got(t, 90, 33, 6, 7, 2);
+                fmtest::fill_random(src, seed++);
+                fm::Median3DOptions o;
+                o.window = w;
+                o.border = fm::Border::wrap;
+                o.reference = true;
+                fm::median3d(src.cview(), want.view(), o);
+                o.reference = false;
+                fmtest::DeviceCopy d_src(src), d_dst(got);
+                o.cuda_stream = use_stream ? stream : nullptr;
+                const fm::RunInfo info =
+                    fm::median3d(fm::as_const(d_src.view(src)), d_dst.view(got), o);
+                EXPECT_EQ(info.backend, fm::Backend::cuda);
+                if (use_stream) ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+                d_dst.copy_to(got);
+                EXPECT_EQ(fmtest::first_difference(want, got), "")
+                    << fm::pixel_type_name(t) << " " << fmtest::window3d_label(w) << (use_stream ? " on a stream" : "");
+            }
+    cudaStreamDestroy(stream);
 }

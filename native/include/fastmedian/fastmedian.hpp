@@ -7,5 +7,6 @@
 #include "fastmedian/errors.hpp"
 #include "fastmedian/image.hpp"
 #include "fastmedian/median.hpp"
+#include "fastmedian/median3d.hpp"
 #include "fastmedian/options.hpp"
 #include "fastmedian/temporal.hpp"

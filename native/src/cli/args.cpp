@@ -44,4 +44,23 @@ bool parse_double(const std::string& text, double& value) {
     return r.ec == std::errc() && r.ptr == end && !text.empty();
 }
 
+std::vector<std::string> take_flags(const std::vector<std::string>& words,
+                                    const std::set<std::string>& valued,
+                                    const std::map<std::string, bool*>& flags) {
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        for (const auto& [name, flag] : flags)
+            if (w.compare(0, name.size() + 1, name + "=") == 0) throw UsageError(name + " takes no value");
+        if (const auto f = flags.find(w); f != flags.end()) {
+            if (*f->second) throw UsageError(w + " is given twice");
+            *f->second = true;
+            continue;
+        }
+        rest.push_back(w);
+        if (valued.count(w) != 0 && i + 1 < words.size()) rest.push_back(words[++i]);
+    }
+    return rest;
+}
+
 }  // namespace fastmedian::cli

@@ -29,6 +29,13 @@ private:
     std::vector<std::string> positionals_;
 };
 
+// Takes the value-less flags out of `words` (Args knows only options with values), setting
+// *flags.at(name) for each one given; "--flag=value" and a repeated flag are UsageErrors. The
+// value of an option in `valued` stays with it, even one that looks like a flag.
+std::vector<std::string> take_flags(const std::vector<std::string>& words,
+                                    const std::set<std::string>& valued,
+                                    const std::map<std::string, bool*>& flags);
+
 // A value as messages show it: as typed, or '' when empty.
 std::string shown(const std::string& value);
 

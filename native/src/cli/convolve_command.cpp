@@ -16,35 +16,11 @@ namespace {
 
 const std::set<std::string> kValued = {"--kernel", "--gaussian", "--border", "--cval", "--backend"};
 
-bool starts_with(const std::string& s, const std::string& prefix) {
-    return s.compare(0, prefix.size(), prefix) == 0;
-}
-
-// Takes the value-less flags out of the words (Args knows only options with values).
-std::vector<std::string> take_flags(const std::vector<std::string>& words, bool& normalize, bool& as_float) {
-    std::vector<std::string> rest;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const std::string& w = words[i];
-        for (const char* name : {"--normalize", "--float"})
-            if (starts_with(w, std::string(name) + "=")) throw UsageError(std::string(name) + " takes no value");
-        if (w == "--normalize" || w == "--float") {
-            bool& flag = w == "--normalize" ? normalize : as_float;
-            if (flag) throw UsageError(w + " is given twice");
-            flag = true;
-            continue;
-        }
-        rest.push_back(w);
-        // An option's value stays with it, even one that looks like a flag.
-        if (kValued.count(w) != 0 && i + 1 < words.size()) rest.push_back(words[++i]);
-    }
-    return rest;
-}
-
 }  // namespace
 
 int convolve_command(const std::vector<std::string>& args) {
     bool normalize = false, as_float = false;
-    const Args a(take_flags(args, normalize, as_float), kValued);
+    const Args a(take_flags(args, kValued, {{"--normalize", &normalize}, {"--float", &as_float}}), kValued);
     if (a.positionals().size() != 2)
         throw UsageError("convolve needs IN.tif and OUT.tif, got " +
                          std::to_string(a.positionals().size()) + " paths");

@@ -71,6 +71,30 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     return filter_file(in, out, f);
 }
 
+FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o) {
+    StackFilter f;
+    f.backend = o.backend;
+    f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
+        check_cval(o.border, o.cval, type);
+    };
+    f.run = [&o](const ConstImageView& src, const ImageView& dst) {
+        return median3d(src, dst, o);
+    };
+    return filter_file(in, out, f);
+}
+
+std::string summary(const Median3DOptions& o, const FilterResult& r, const std::string& out) {
+    const Window3D& w = o.window;
+    std::string what = w.shape == Window3D::Shape::box
+                           ? std::to_string(w.size_x) + "x" + std::to_string(w.size_y) + "x" +
+                                 std::to_string(w.size_z)
+                           : "ellipsoid " + format_number("%g", w.radius_x) + "," +
+                                 format_number("%g", w.radius_y) + "," + format_number("%g", w.radius_z);
+    what += std::string(" ") + border_name(o.border);
+    if (o.border == Border::constant) what += " " + format_number("%g", o.cval);
+    return summary("median " + what, r, out);
+}
+
 std::string summary(const MedianOptions& o, const FilterResult& r, const std::string& out) {
     return summary("median " + describe(o.window, o.border, o.cval), r, out);
 }

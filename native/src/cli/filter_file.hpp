@@ -40,9 +40,14 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
 // median2d over every plane; refuses a non-finite --cval for integer images.
 FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o);
 
+// median3d over the whole stack as one volume; refuses a non-finite --cval for integer images.
+FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o);
+
 // "median 5x5 replicate on cpu (CPU): 462x366x1 u8 in 3.1 ms -> out.tif"; runs on a GPU add
 // " (+ 215.0 ms CUDA start-up)" before the arrow.
 std::string summary(const MedianOptions& o, const FilterResult& r, const std::string& out);
+// "median 3x3x3 replicate on ..." / "median ellipsoid 2,2,1 replicate on ...".
+std::string summary(const Median3DOptions& o, const FilterResult& r, const std::string& out);
 // The same line after any description of the filter: "<what> on cpu (CPU): ... -> out.tif".
 std::string summary(const std::string& what, const FilterResult& r, const std::string& out);
 

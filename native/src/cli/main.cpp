@@ -16,7 +16,13 @@ const char* const kUsage = R"(usage:
       Exact 2D median of every page of IN.tif, written to OUT.tif (same type; u8, u16, f32).
       --size K        square K x K window, K odd, 1..1023
       --radius R      circular window of ImageJ's Median... radius R, 0..511
+      --3d            the 3D median of the pages as one volume: a K x K x K box for --size
+                      (K at most 255), ImageJ's 3D Median ellipsoid of radius R for
+                      --radius (R at most 127)
+      --zsize KZ      with --3d --size: the box's depth in pages (odd; default K)
+      --zradius RZ    with --3d --radius: the ellipsoid's radius in pages (default R)
       --border MODE   replicate (default; scipy 'nearest'), reflect, mirror, constant, wrap
+                      (with --3d, along z as well)
       --cval V        the outside value for --border constant (default 0)
       --backend B     auto (default: first CUDA device, else CPU), cpu, cuda
       OUT.tif is written completely or not at all, and never over IN.tif.

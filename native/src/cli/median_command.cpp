@@ -1,4 +1,6 @@
-// fastmedian median IN.tif OUT.tif (--size K | --radius R) [--border B] [--cval V] [--backend B]
+// fastmedian median IN.tif OUT.tif (--size K | --radius R) [--3d [--zsize KZ | --zradius RZ]]
+//                   [--border B] [--cval V] [--backend B]
+#include <cmath>
 #include <iostream>
 
 #include "args.hpp"
@@ -8,17 +10,75 @@
 
 namespace fastmedian::cli {
 
+namespace {
+
+const std::set<std::string> kValued = {"--size", "--radius", "--zsize", "--zradius",
+                                       "--border", "--cval", "--backend"};
+
+// The 3D window: the 2D window's side or radius in x and y, --zsize / --zradius in z (the
+// same as x and y when not given).
+Window3D parse_window3d(const Args& a, const Window& plane) {
+    const std::string* zsize = a.get("--zsize");
+    const std::string* zradius = a.get("--zradius");
+    if (plane.shape == Window::Shape::square) {
+        if (zradius != nullptr) throw UsageError("--zradius applies to --radius, not --size");
+        int kz = plane.size;
+        if (zsize != nullptr &&
+            (!parse_int(*zsize, kz) || kz < 1 || kz % 2 == 0 || kz > Window3D::kMaxSize))
+            throw UsageError("--zsize must be an odd integer from 1 to " +
+                             std::to_string(Window3D::kMaxSize) + ", got " + shown(*zsize));
+        if (plane.size > Window3D::kMaxSize)
+            throw UsageError("--size must be at most " + std::to_string(Window3D::kMaxSize) +
+                             " with --3d, got " + std::to_string(plane.size));
+        return Window3D::box(plane.size, plane.size, kz);
+    }
+    if (zsize != nullptr) throw UsageError("--zsize applies to --size, not --radius");
+    double rz = plane.radius;
+    if (zradius != nullptr && (!parse_double(*zradius, rz) || !std::isfinite(rz) || rz < 0.0 ||
+                               rz > Window3D::kMaxRadius))
+        throw UsageError("--zradius must be a number from 0 to " +
+                         std::to_string(static_cast<int>(Window3D::kMaxRadius)) + ", got " +
+                         shown(*zradius));
+    if (plane.radius > Window3D::kMaxRadius)
+        throw UsageError("--radius must be at most " +
+                         std::to_string(static_cast<int>(Window3D::kMaxRadius)) +
+                         " with --3d, got " + format_number("%g", plane.radius));
+    return Window3D::ellipsoid(plane.radius, plane.radius, rz);
+}
+
+}  // namespace
+
 int median_command(const std::vector<std::string>& args) {
-    const Args a(args, {"--size", "--radius", "--border", "--cval", "--backend"});
+    bool volume = false;
+    const Args a(take_flags(args, kValued, {{"--3d", &volume}}), kValued);
     if (a.positionals().size() != 2)
         throw UsageError("median needs IN.tif and OUT.tif, got " +
                          std::to_string(a.positionals().size()) + " paths");
-    MedianOptions o;
-    o.window = parse_window(a, "median");
-    parse_border_and_cval(a, o.border, o.cval);
-    if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
+    const Window plane = parse_window(a, "median");
+    if (!volume && (a.get("--zsize") != nullptr || a.get("--zradius") != nullptr))
+        throw UsageError("--zsize and --zradius apply only with --3d");
+    Border border = Border::replicate;
+    double cval = 0.0;
+    parse_border_and_cval(a, border, cval);
+    Backend backend = Backend::automatic;
+    if (const std::string* b = a.get("--backend")) backend = parse_backend(*b, "--backend");
     const std::string& in = a.positionals()[0];
     const std::string& out = a.positionals()[1];
+    if (volume) {
+        Median3DOptions o;
+        o.window = parse_window3d(a, plane);
+        o.border = border;
+        o.cval = cval;
+        o.backend = backend;
+        const FilterResult r = filter_file(in, out, o);
+        std::cout << summary(o, r, out) << "\n";
+        return 0;
+    }
+    MedianOptions o;
+    o.window = plane;
+    o.border = border;
+    o.cval = cval;
+    o.backend = backend;
     const FilterResult r = filter_file(in, out, o);
     std::cout << summary(o, r, out) << "\n";
     return 0;

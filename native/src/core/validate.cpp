@@ -3,7 +3,9 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <utility>
 
+#include "core/footprint3d.hpp"
 #include "fastmedian/errors.hpp"
 
 namespace fastmedian::detail {
@@ -107,16 +109,56 @@ void validate_run(Backend backend, int device, const void* cuda_stream, bool ref
         fail("reference (the CPU reference) needs views in host memory, not src.memory cuda");
 }
 
-void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& o) {
-    validate_pair(src, dst);
-    validate_window(o.window);
-    switch (o.border) {
+namespace {
+
+void validate_border(Border border, double cval, PixelType type) {
+    switch (border) {
         case Border::replicate: case Border::reflect: case Border::mirror:
         case Border::constant: case Border::wrap: break;
         default: fail("border is not one of replicate, reflect, mirror, constant, wrap");
     }
-    if (o.border == Border::constant && src.type != PixelType::f32 && !std::isfinite(o.cval))
-        fail("cval must be finite for integer images, got " + describe(o.cval));
+    if (border == Border::constant && type != PixelType::f32 && !std::isfinite(cval))
+        fail("cval must be finite for integer images, got " + describe(cval));
+}
+
+}  // namespace
+
+void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& o) {
+    validate_pair(src, dst);
+    validate_window(o.window);
+    validate_border(o.border, o.cval, src.type);
+    validate_run(o.backend, o.device, o.cuda_stream, o.reference, src.memory);
+}
+
+void validate_window3d(const Window3D& w) {
+    if (w.shape == Window3D::Shape::box) {
+        const std::pair<const char*, int> sides[] = {
+            {"window.size_x", w.size_x}, {"window.size_y", w.size_y}, {"window.size_z", w.size_z}};
+        for (const auto& [name, k] : sides)
+            if (k < 1 || k % 2 == 0 || k > Window3D::kMaxSize)
+                fail(std::string(name) + " must be odd and in 1.." + describe(Window3D::kMaxSize) +
+                     ", got " + describe(k));
+    } else if (w.shape == Window3D::Shape::ellipsoid) {
+        const std::pair<const char*, double> radii[] = {
+            {"window.radius_x", w.radius_x}, {"window.radius_y", w.radius_y},
+            {"window.radius_z", w.radius_z}};
+        for (const auto& [name, r] : radii)
+            if (!std::isfinite(r) || r < 0.0 || r > Window3D::kMaxRadius)
+                fail(std::string(name) + " must be finite and in 0.." +
+                     describe(Window3D::kMaxRadius) + ", got " + describe(r));
+    } else {
+        fail("window.shape is not box or ellipsoid");
+    }
+    const std::int64_t count = make_footprint3d(w).count;
+    if (count > Window3D::kMaxCount)
+        fail("window has " + describe(count) + " voxels, more than the " +
+             describe(Window3D::kMaxCount) + " allowed");
+}
+
+void validate_median3d(const ConstImageView& src, const ImageView& dst, const Median3DOptions& o) {
+    validate_pair(src, dst);
+    validate_window3d(o.window);
+    validate_border(o.border, o.cval, src.type);
     validate_run(o.backend, o.device, o.cuda_stream, o.reference, src.memory);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "fastmedian/image.hpp"
+#include "fastmedian/median3d.hpp"
 #include "fastmedian/options.hpp"
 #include "fastmedian/temporal.hpp"
 
@@ -17,6 +18,8 @@ void validate_pair(const ConstImageView& src, const ImageView& dst);
 void validate_run(Backend backend, int device, const void* cuda_stream, bool reference,
                   Memory memory);
 void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& options);
+void validate_window3d(const Window3D& window);
+void validate_median3d(const ConstImageView& src, const ImageView& dst, const Median3DOptions& options);
 // The window (against a stack of `frames` frames), mode and offset.
 void validate_temporal_options(const TemporalOptions& options, std::int64_t frames);
 void validate_temporal(const ConstImageView& src, const ImageView& dst, const TemporalOptions& options);

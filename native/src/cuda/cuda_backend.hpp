@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/footprint.hpp"
+#include "core/footprint3d.hpp"
 #include "fastmedian/image.hpp"
 #include "fastmedian/options.hpp"
 #include "median_output.cuh"
@@ -15,6 +16,10 @@ namespace fastmedian::detail {
 // Expects validated arguments and an existing device; throws Error(device_error) on failure.
 // `cuda_stream` (a cudaStream_t) applies to views in Memory::cuda: nullptr waits for the result.
 void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
+                   Border border, double cval, int device, void* cuda_stream);
+
+// The 3D median of validated views, on the same terms.
+void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
                    Border border, double cval, int device, void* cuda_stream);
 
 }  // namespace fastmedian::detail

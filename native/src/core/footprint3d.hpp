@@ -1,0 +1,19 @@
+// A 3D window as rows of centred runs (fastmedian::WindowRuns3D), the form every 3D backend
+// walks: boxes and ImageJ's ellipsoids alike.
+#pragma once
+
+#include "fastmedian/median3d.hpp"
+
+namespace fastmedian::detail {
+
+struct Footprint3D : WindowRuns3D {
+    int rows() const { return 2 * radius_y + 1; }
+    // The half width of row dy in plane dz, -1 for an empty row.
+    int half(int dz, int dy) const { return half_width[(dz + radius_z) * rows() + dy + radius_y]; }
+    std::int64_t rank() const { return (count - 1) / 2; }
+};
+
+// Expects a validated window.
+Footprint3D make_footprint3d(const Window3D& window);
+
+}  // namespace fastmedian::detail

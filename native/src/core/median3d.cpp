@@ -1,0 +1,33 @@
+// median3d: validate, choose the backend, run.
+#include "fastmedian/median3d.hpp"
+
+#include "core/backend_choice.hpp"
+#include "core/footprint3d.hpp"
+#include "core/validate.hpp"
+#include "cpu/median3d_cpu.hpp"
+#ifdef FASTMEDIAN_HAVE_CUDA
+#include "cuda/cuda_backend.hpp"
+#endif
+
+namespace fastmedian {
+
+RunInfo median3d(const ConstImageView& src, const ImageView& dst, const Median3DOptions& options) {
+    detail::validate_median3d(src, dst, options);
+    const detail::Footprint3D fp = detail::make_footprint3d(options.window);
+    if (options.reference) {
+        detail::median3d_cpu(src, dst, fp, options.border, options.cval, 1);
+        return detail::cpu_run_info();
+    }
+    const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory);
+#ifdef FASTMEDIAN_HAVE_CUDA
+    if (info.backend == Backend::cuda) {
+        detail::median3d_cuda(src, dst, fp, options.border, options.cval, info.device,
+                              options.cuda_stream);
+        return info;
+    }
+#endif
+    detail::median3d_cpu(src, dst, fp, options.border, options.cval, 0);
+    return info;
+}
+
+}  // namespace fastmedian

@@ -1,0 +1,119 @@
+// The CUDA 3D median gives the CPU reference's bits: the tiled networks (boxes 3 and 5,
+// ellipsoids of radius 1 and 2) and the generic selection, on random volumes, ties, float
+// specials, odd sizes, padded strides, every border (device views: test_cuda_device_views.cpp).
+// Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "fastmedian/fastmedian.hpp"
+#include "support/naive_median3d.hpp"
+#include "support/test_images.hpp"
+
+namespace fm = fastmedian;
+using fmtest::kAllBorders;
+using fmtest::kAllTypes;
+using fmtest::Stack;
+
+namespace {
+
+class CudaMedian3D : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (fm::cuda_devices().empty())
+            GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
+    }
+
+    // Runs the CPU reference and the CUDA backend (output poisoned) and expects equal bytes.
+    static void expect_cuda_equals_cpu(Stack& src, const fm::Window3D& w, fm::Border b,
+                                       double cval, const std::string& what) {
+        Stack cpu(src.type, src.width, src.height, src.planes, 1, 0);
+        Stack gpu(src.type, src.width, src.height, src.planes, 5, 3);
+        std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
+        const auto before = src.bytes;
+        fm::Median3DOptions o;
+        o.window = w;
+        o.border = b;
+        o.cval = cval;
+        o.reference = true;
+        fm::median3d(src.cview(), cpu.view(), o);
+        o.reference = false;
+        o.backend = fm::Backend::cuda;
+        const fm::RunInfo info = fm::median3d(src.cview(), gpu.view(), o);
+        ASSERT_EQ(info.backend, fm::Backend::cuda);
+        EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << what;
+        EXPECT_EQ(src.bytes, before) << what << ": input changed";
+    }
+};
+
+std::string label(fm::PixelType t, fm::Border b, const fm::Window3D& w) {
+    return std::string(fm::pixel_type_name(t)) + " " + fm::border_name(b) + " " +
+           fmtest::window3d_label(w);
+}
+
+const fm::Window3D kTiledWindows[] = {fm::Window3D::box(3), fm::Window3D::box(5),
+                                      fm::Window3D::ellipsoid(1), fm::Window3D::ellipsoid(2)};
+
+}  // namespace
+
+TEST_F(CudaMedian3D, RandomEveryTypeBorderAndWindow) {
+    const fm::Window3D windows[] = {
+        fm::Window3D::box(3),         fm::Window3D::box(5),          fm::Window3D::ellipsoid(1),
+        fm::Window3D::ellipsoid(2),   fm::Window3D::box(1),          fm::Window3D::box(3, 5, 1),
+        fm::Window3D::box(7),         fm::Window3D::ellipsoid(1.5),  fm::Window3D::ellipsoid(2, 2, 1),
+        fm::Window3D::ellipsoid(3, 1.5, 0)};
+    std::uint32_t seed = 1;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (const fm::Window3D& w : windows) {
+                Stack src(t, 70, 21, 7);
+                fmtest::fill_random(src, seed++);
+                expect_cuda_equals_cpu(src, w, b, 11.0, label(t, b, w));
+            }
+}
+
+TEST_F(CudaMedian3D, OddShapesAndWindowsLargerThanTheVolume) {
+    const int shapes[][3] = {{1, 1, 1}, {1, 9, 2}, {9, 1, 3}, {2, 3, 1}, {33, 2, 5}, {131, 3, 2}};
+    std::uint32_t seed = 500;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (const auto& s : shapes)
+                for (const fm::Window3D& w : kTiledWindows) {
+                    Stack src(t, s[0], s[1], s[2]);
+                    fmtest::fill_random(src, seed++);
+                    expect_cuda_equals_cpu(src, w, b, 3.0,
+                                           label(t, b, w) + " on " + std::to_string(s[0]) + "x" +
+                                               std::to_string(s[1]) + "x" + std::to_string(s[2]));
+                }
+}
+
+TEST_F(CudaMedian3D, TiesConstantsAndFloatSpecials) {
+    std::uint32_t seed = 900;
+    for (const fm::Window3D& w : kTiledWindows) {
+        for (fm::PixelType t : kAllTypes)
+            for (int levels : {1, 2, 3}) {
+                Stack ties(t, 140, 19, 6);
+                fmtest::fill_random(ties, seed++, levels);
+                expect_cuda_equals_cpu(ties, w, fm::Border::mirror, 1.0,
+                                       label(t, fm::Border::mirror, w) + " levels " +
+                                           std::to_string(levels));
+            }
+        for (double fraction : {0.05, 0.5, 0.95}) {
+            Stack src(fm::PixelType::f32, 97, 23, 5);
+            fmtest::fill_random(src, seed++);
+            fmtest::add_specials(src, seed++, fraction);
+            expect_cuda_equals_cpu(src, w, fm::Border::constant,
+                                   std::numeric_limits<double>::quiet_NaN(),
+                                   fmtest::window3d_label(w) + " float specials");
+        }
+    }
+}
+
+TEST_F(CudaMedian3D, LargerVolumeAcrossManyBlocks) {
+    for (fm::PixelType t : kAllTypes)
+        for (const fm::Window3D& w : kTiledWindows) {
+            Stack src(t, 301, 77, 19);
+            fmtest::fill_random(src, 77);
+            expect_cuda_equals_cpu(src, w, fm::Border::reflect, 0.0, label(t, fm::Border::reflect, w));
+        }
+}
