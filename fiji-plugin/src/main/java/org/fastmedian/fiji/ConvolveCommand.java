@@ -1,10 +1,8 @@
 package org.fastmedian.fiji;
 
-import ij.IJ;
 import ij.ImagePlus;
 import ij.Macro;
 import ij.gui.GenericDialog;
-import ij.plugin.filter.PlugInFilterRunner;
 import java.util.ArrayList;
 import java.util.List;
 import org.fastmedian.ConvolveOptions;
@@ -27,9 +25,9 @@ import org.fastmedian.ConvolveOptions;
  * a result can differ from ImageJ's own by one grey level (or in the last bits for 32-bit).
  * Unlike ImageJ, a number that does not parse is an error, not 0. Kernels up to 63 x 63.
  *
- * <p>In place with Undo for a single image, slice by slice for a stack, a selection limiting the
- * change, 8, 16 and 32-bit and RGB (channel by channel); errors change nothing. Logs one line per
- * run: backend, device and time.
+ * <p>As ImageJ's Convolve: Preview, in place with Undo for a single image, slice by slice for a
+ * stack, a selection limiting the change, 8, 16 and 32-bit and RGB (channel by channel); errors
+ * change nothing (see InPlaceCommand). Logs one line per run: backend, device and time.
  */
 public class ConvolveCommand extends ConvolutionFilter {
     private static final String TITLE = "Convolve (fastmedian)";
@@ -45,6 +43,8 @@ public class ConvolveCommand extends ConvolutionFilter {
     private static String lastText = DEFAULT_KERNEL;
     private static boolean lastNormalize = true;
 
+    private String text;
+    private boolean normalize;
     private Kernel kernel;
     private boolean normalized;
 
@@ -61,29 +61,25 @@ public class ConvolveCommand extends ConvolutionFilter {
     }
 
     @Override
-    public int showDialog(ImagePlus imp, String command, PlugInFilterRunner pfr) {
-        GenericDialog gd = new GenericDialog(command);
+    void addFields(GenericDialog gd, ImagePlus imp) {
         gd.addTextAreas(lastText, null, 10, 30);
         gd.addCheckbox("Normalize Kernel", lastNormalize);
         gd.addMessage(HELP);
-        gd.showDialog();
-        if (gd.wasCanceled()) return DONE;
-        String text = gd.getNextText();
-        boolean normalize = gd.getNextBoolean();
-        boolean macro = Macro.getOptions() != null;
-        try {
-            kernel = Kernel.parse(text, macro, normalize);
-        } catch (IllegalArgumentException e) {
-            IJ.error(TITLE, e.getMessage());
-            return DONE;
-        }
+    }
+
+    @Override
+    void readFields(GenericDialog gd) {
+        text = gd.getNextText();
+        normalize = gd.getNextBoolean();
+        kernel = Kernel.parse(text, Macro.getOptions() != null, normalize);
         normalized = kernel.normalized();
         options = kernel.options();
-        if (!macro) {
-            lastText = text;
-            lastNormalize = normalize;
-        }
-        return IJ.setupDialog(imp, flags);  // adds DOES_STACKS for "stack" in a macro, or asks
+    }
+
+    @Override
+    void remember() {
+        lastText = text;
+        lastNormalize = normalize;
     }
 
     /** A kernel as ImageJ's Convolve reads it: width x height numbers, the top row first. */

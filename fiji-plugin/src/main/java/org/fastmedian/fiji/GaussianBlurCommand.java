@@ -1,6 +1,5 @@
 package org.fastmedian.fiji;
 
-import ij.IJ;
 import ij.ImagePlus;
 import ij.Macro;
 import ij.gui.GenericDialog;
@@ -25,9 +24,9 @@ import org.fastmedian.FastMedianException;
  * pixel height along y. The image's edges are replicated (ImageJ's edge handling); 8 and 16-bit
  * results are clamped, then rounded to nearest (halves away from zero).
  *
- * <p>In place with Undo for a single image, slice by slice for a stack, a selection limiting the
- * change, 8, 16 and 32-bit and RGB (channel by channel); errors change nothing. Logs one line per
- * run: backend, device and time.
+ * <p>As ImageJ's Gaussian Blur: Preview, in place with Undo for a single image, slice by slice
+ * for a stack, a selection limiting the change, 8, 16 and 32-bit and RGB (channel by channel);
+ * errors change nothing (see InPlaceCommand). Logs one line per run: backend, device and time.
  */
 public class GaussianBlurCommand extends ConvolutionFilter {
     private static final String TITLE = "Gaussian Blur (fastmedian)";
@@ -40,9 +39,12 @@ public class GaussianBlurCommand extends ConvolutionFilter {
     private static double lastSigma = 2;
     private static boolean lastScaled = false;
 
-    private double sigma;
-    private Blur blur;
+    private Calibration cal;
+    private boolean calibrated;  // the Scaled Units checkbox is there
     private String unit;
+    private double sigma;
+    private boolean scaled;
+    private Blur blur;
 
     @Override
     String title() {
@@ -63,33 +65,36 @@ public class GaussianBlurCommand extends ConvolutionFilter {
         String macro = Macro.getOptions();
         if (macro != null && macro.contains("radius="))  // as ImageJ's Gaussian Blur
             Macro.setOptions(macro.replaceAll("radius=", "sigma="));
-        Calibration cal = imp.getCalibration();
-        boolean calibrated = cal != null && !cal.getUnits().equals("pixels");
-        GenericDialog gd = new GenericDialog(command);
-        gd.addNumericField("Sigma (Radius):", lastSigma, 2);
-        if (calibrated) gd.addCheckbox("Scaled Units (" + cal.getUnits() + ")", lastScaled);
-        gd.addMessage(HELP);
-        gd.showDialog();
-        if (gd.wasCanceled()) return DONE;
-        sigma = gd.getNextNumber();
-        boolean scaled = calibrated && gd.getNextBoolean();
-        if (gd.invalidNumber()) {
-            IJ.error(TITLE, "Sigma is not a number.");
-            return DONE;
-        }
+        return super.showDialog(imp, command, pfr);
+    }
+
+    @Override
+    void addFields(GenericDialog gd, ImagePlus imp) {
+        cal = imp.getCalibration();
+        calibrated = cal != null && !cal.getUnits().equals("pixels");
         unit = calibrated ? cal.getUnits() : "pixels";
+        gd.addNumericField("Sigma (Radius):", lastSigma, 2);
+        if (calibrated) gd.addCheckbox("Scaled Units (" + unit + ")", lastScaled);
+        gd.addMessage(HELP);
+    }
+
+    @Override
+    void readFields(GenericDialog gd) {
+        sigma = gd.getNextNumber();
+        scaled = calibrated && gd.getNextBoolean();
+        if (gd.invalidNumber()) throw new IllegalArgumentException("Sigma is not a number.");
         try {
             blur = scaled ? Blur.of(sigma, cal.pixelWidth, cal.pixelHeight) : Blur.of(sigma, 1, 1);
         } catch (FastMedianException e) {  // the library states sigma's range
-            IJ.error(TITLE, e.getMessage());
-            return DONE;
+            throw new IllegalArgumentException(e.getMessage());
         }
         options = blur.options;
-        if (macro == null) {
-            lastSigma = sigma;
-            if (calibrated) lastScaled = scaled;
-        }
-        return IJ.setupDialog(imp, flags);  // adds DOES_STACKS for "stack" in a macro, or asks
+    }
+
+    @Override
+    void remember() {
+        lastSigma = sigma;
+        if (calibrated) lastScaled = scaled;
     }
 
     /** The Gaussian of sigma / pixelWidth along x and sigma / pixelHeight along y. */

@@ -39,7 +39,7 @@ public final class MacroErrorProbe {
         return "";
     }
 
-    private static boolean samePixels(ImageStack a, ImageStack b) {
+    static boolean samePixels(ImageStack a, ImageStack b) {
         if (a.getSize() != b.getSize()) return false;
         for (int i = 1; i <= a.getSize(); i++) {
             Object pa = a.getPixels(i), pb = b.getPixels(i);

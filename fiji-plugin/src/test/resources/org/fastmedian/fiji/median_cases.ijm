@@ -21,6 +21,40 @@ function compare(path, radius) {
     close("*");
 }
 
+// As compare, with a selection on both copies ("rectangle" or "oval" x, y, w, h): ImageJ's
+// Median changes the selection only, reading the pixels around it. With rgb, the image is
+// first made RGB (Stack to RGB: the channels of hela-cells as red, green and blue).
+function compareSelection(path, rgb, radius, shape, x, y, w, h) {
+    label = File.getName(path) + rgb + " " + shape + " radius=" + radius;
+    open(path);
+    if (rgb != "")
+        run("Stack to RGB");
+    original = getTitle();
+    run("Duplicate...", "title=imagej duplicate");
+    select(shape, x, y, w, h);
+    run("Median...", "radius=" + radius + " stack");
+    run("Select None");
+    selectImage(original);
+    run("Duplicate...", "title=fastmedian duplicate");
+    select(shape, x, y, w, h);
+    run("Median (fastmedian)...", "radius=" + radius + " stack");
+    run("Select None");
+    if (sameImages(original, "imagej"))
+        print("FAIL " + label + ": ImageJ's Median left the image unchanged");
+    else if (!sameImages("imagej", "fastmedian"))
+        print("FAIL " + label + ": " + firstDifference("imagej", "fastmedian"));
+    else
+        print("PASS " + label);
+    close("*");
+}
+
+function select(shape, x, y, w, h) {
+    if (shape == "oval")
+        makeOval(x, y, w, h);
+    else
+        makeRectangle(x, y, w, h);
+}
+
 // Exact comparison of two stacks: their absolute difference, as 32-bit, must be 0 everywhere.
 // Statistics leave NaN out of the pixel count, so a NaN on either side shows as a short count.
 function sameImages(a, b) {
