@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # native build and tests
   build-essential cmake ninja-build pkg-config libgtest-dev libtiff-dev
+  # the TIFF reader's fuzzer: clang with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev
   # Java binding and Fiji plugin, built offline against Debian's Maven repository
   openjdk-17-jdk-headless maven junit5 libsurefire-java libmaven-compiler-plugin-java
   libmaven-jar-plugin-java libmaven-resources-plugin-java libmaven-install-plugin-java

@@ -4,7 +4,8 @@
 # Java suites (Maven: the binding's JUnit tests and the Fiji macro tests in ImageJ under Xvfb;
 # then the Fiji folder mvn package lays out, run in ImageJ),
 # then the native suites again, CPU backend only, under AddressSanitizer and
-# UndefinedBehaviorSanitizer (the sanitize preset, build-sanitize/).
+# UndefinedBehaviorSanitizer (the sanitize preset, build-sanitize/), and last the TIFF reader
+# under libFuzzer: its corpus, then a minute of fuzzing (build-fuzz/).
 # GPU tests skip with their reason where no GPU is usable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,3 +18,4 @@ scripts/check-fiji-package.sh
 cmake --preset sanitize
 cmake --build --preset sanitize
 ctest --preset sanitize -j "$(nproc)"
+scripts/fuzz-tiff.sh 60

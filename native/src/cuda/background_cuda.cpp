@@ -53,7 +53,7 @@ void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64
         a.planes = 1;
         a.border = static_cast<int>(j.border);
         a.outside_key = outside_key(j.type, j.cval);
-        check(launch_median(a, j.fp, j.type, stream), "kernel launch (median)");
+        check_launch(launch_median(a, j.fp, j.type, stream), "kernel launch (median)");
         if (!j.mode.subtract) return;
         kernels::LineArgs o{};
         o.src = scratch;
@@ -65,7 +65,7 @@ void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64
         o.width = j.width;
         o.height = j.height;
         o.mode = j.mode;
-        check(kernels::launch_median_output(o, type, stream), "kernel launch (output)");
+        check_launch(kernels::launch_median_output(o, type, stream), "kernel launch (output)");
         return;
     }
     // Down the columns, transpose, down the columns again (the rows), transpose back with the
@@ -84,16 +84,16 @@ void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64
         a.height = height;
     };
     pass(src, sp, s.columns.get(), s.columns.pitch(), j.width, j.height);
-    check(kernels::launch_median_1d(a, type, true, stream), "kernel launch (1D median)");
+    check_launch(kernels::launch_median_1d(a, type, true, stream), "kernel launch (1D median)");
     pass(s.columns.get(), s.columns.pitch(), s.turned.get(), s.turned.pitch(), j.height, j.width);
-    check(kernels::launch_transpose_output(a, type, stream), "kernel launch (transpose)");
+    check_launch(kernels::launch_transpose_output(a, type, stream), "kernel launch (transpose)");
     pass(s.turned.get(), s.turned.pitch(), s.rows.get(), s.rows.pitch(), j.height, j.width);
-    check(kernels::launch_median_1d(a, type, true, stream), "kernel launch (1D median)");
+    check_launch(kernels::launch_median_1d(a, type, true, stream), "kernel launch (1D median)");
     pass(s.rows.get(), s.rows.pitch(), dst, dp, j.width, j.height);
     a.pixels = src;
     a.pixels_pitch = sp;
     a.mode = j.mode;
-    check(kernels::launch_transpose_output(a, type, stream), "kernel launch (transpose)");
+    check_launch(kernels::launch_transpose_output(a, type, stream), "kernel launch (transpose)");
 }
 
 }  // namespace

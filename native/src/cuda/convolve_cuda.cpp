@@ -48,7 +48,7 @@ void device_views(const ConstImageView& src, const ImageView& dst, const Convolv
         a.src = src.plane(z);
         a.dst = dst.plane(z);
         a.planes = static_cast<int>(std::min(kMaxPlanesPerLaunch, src.planes - z));
-        check(launch(a, plan, src.type, stream), "kernel launch (convolve)");
+        check_launch(launch(a, plan, src.type, stream), "kernel launch (convolve)");
     }
 }
 
@@ -71,7 +71,7 @@ void host_views(const ConstImageView& src, const ImageView& dst, const ConvolveP
                                 static_cast<std::size_t>(src.row_stride), in_bytes, height,
                                 cudaMemcpyHostToDevice, stream),
               "cudaMemcpy2DAsync (upload)");
-        check(launch(a, plan, src.type, stream), "kernel launch (convolve)");
+        check_launch(launch(a, plan, src.type, stream), "kernel launch (convolve)");
         check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride),
                                 d_dst.get(), d_dst.pitch(), out_bytes, height,
                                 cudaMemcpyDeviceToHost, stream),

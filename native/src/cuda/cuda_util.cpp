@@ -1,10 +1,38 @@
 #include "cuda/cuda_util.hpp"
 
+#include <atomic>
+#include <mutex>
 #include <string>
 
 #include "fastmedian/errors.hpp"
 
 namespace fastmedian::detail {
+
+namespace {
+
+std::mutex fault_mutex;
+Fault armed_fault = Fault::none;  // guarded by fault_mutex, as is fault_skip
+int fault_skip = 0;
+std::atomic<bool> fault_armed{false};  // lets every call outside tests skip the lock
+
+// Whether the call of kind `site` is to fail, disarming the fault that says so.
+bool take_fault(Fault site) {
+    if (!fault_armed.load(std::memory_order_acquire)) return false;
+    std::lock_guard<std::mutex> lock(fault_mutex);
+    if (armed_fault != site || fault_skip-- > 0) return false;
+    armed_fault = Fault::none;
+    fault_armed.store(false, std::memory_order_release);
+    return true;
+}
+
+}  // namespace
+
+void inject_fault(Fault fault, int skip) {
+    std::lock_guard<std::mutex> lock(fault_mutex);
+    armed_fault = fault;
+    fault_skip = skip;
+    fault_armed.store(fault != Fault::none, std::memory_order_release);
+}
 
 void check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return;
@@ -26,8 +54,15 @@ void check_device_pointer(const void* p, int device, const char* name) {
                         " (views in Memory::cuda need cudaMalloc'd or managed memory)");
 }
 
+void check_launch(cudaError_t e, const char* what) {
+    check(e == cudaSuccess && take_fault(Fault::kernel_launch) ? cudaErrorLaunchOutOfResources : e,
+          what);
+}
+
 DeviceBuffer::DeviceBuffer(std::size_t width_bytes, std::size_t height) {
-    check(cudaMallocPitch(&ptr_, &pitch_, width_bytes, height), "cudaMallocPitch");
+    check(take_fault(Fault::device_allocation) ? cudaErrorMemoryAllocation
+                                               : cudaMallocPitch(&ptr_, &pitch_, width_bytes, height),
+          "cudaMallocPitch");
 }
 
 }  // namespace fastmedian::detail

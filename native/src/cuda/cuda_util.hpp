@@ -12,6 +12,19 @@ namespace fastmedian::detail {
 // Throws Error(device_error) naming `what` unless e is cudaSuccess.
 void check(cudaError_t e, const char* what);
 
+// check() for a kernel launch's error, which fault injection can replace.
+void check_launch(cudaError_t e, const char* what);
+
+// Test-only fault injection: a later device allocation (DeviceBuffer) fails with
+// cudaErrorMemoryAllocation, or a later kernel launch check with cudaErrorLaunchOutOfResources
+// (a launch failure the context survives; after a sticky one such as cudaErrorLaunchFailure
+// the context is unusable for the rest of the process), as the CUDA runtime reports them, so
+// tests can check what a GPU fault leaves behind. The fault hits the call of its kind after
+// the next `skip` ones, in any thread, then disarms itself; Fault::none disarms it. Only tests
+// arm it.
+enum class Fault { none, device_allocation, kernel_launch };
+void inject_fault(Fault fault, int skip = 0);
+
 // Throws Error(invalid_argument) naming `name` unless p is memory that `device` can use.
 void check_device_pointer(const void* p, int device, const char* name);
 

@@ -37,7 +37,7 @@ void median_device_views(const ConstImageView& src, const ImageView& dst, const 
         a.src = src.plane(z);
         a.dst = dst.plane(z);
         a.planes = static_cast<int>(std::min(kMaxPlanesPerLaunch, src.planes - z));
-        check(launch_median(a, fp, src.type, stream), "kernel launch (median)");
+        check_launch(launch_median(a, fp, src.type, stream), "kernel launch (median)");
     }
 }
 
@@ -57,7 +57,7 @@ void median_host_views(const ConstImageView& src, const ImageView& dst, const Fo
                                 static_cast<std::size_t>(src.row_stride), row_bytes, height,
                                 cudaMemcpyHostToDevice, stream),
               "cudaMemcpy2DAsync (upload)");
-        check(launch_median(a, fp, src.type, stream), "kernel launch (median)");
+        check_launch(launch_median(a, fp, src.type, stream), "kernel launch (median)");
         check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride),
                                 d_dst.get(), d_dst.pitch(), row_bytes, height,
                                 cudaMemcpyDeviceToHost, stream),

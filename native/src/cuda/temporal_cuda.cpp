@@ -99,7 +99,7 @@ void temporal_host_views(const ConstImageView& src, const ImageView& dst, int wi
                                         static_cast<std::size_t>(src.row_stride), bytes,
                                         static_cast<std::size_t>(a.height), cudaMemcpyHostToDevice, stream),
                       "cudaMemcpy2DAsync (upload)");
-            check(launch_temporal(a, src.type, stream), "kernel launch (temporal median)");
+            check_launch(launch_temporal(a, src.type, stream), "kernel launch (temporal median)");
             for (std::int64_t f = 0; f < frames; ++f)
                 check(cudaMemcpy2DAsync(dst.row(f, y0) + x0 * px, static_cast<std::size_t>(dst.row_stride),
                                         static_cast<char*>(d_dst.get()) + f * a.dst_frame_stride,
@@ -130,7 +130,7 @@ void temporal_median_cuda(const ConstImageView& src, const ImageView& dst, int w
     a.dst_pitch = dst.row_stride;
     a.dst_frame_stride = dst.plane_stride;
     const auto stream = cuda_stream != nullptr ? static_cast<cudaStream_t>(cuda_stream) : cudaStreamPerThread;
-    check(launch_temporal(a, src.type, stream), "kernel launch (temporal median)");
+    check_launch(launch_temporal(a, src.type, stream), "kernel launch (temporal median)");
     if (cuda_stream == nullptr) check(cudaStreamSynchronize(stream), "temporal median on the GPU");
 }
 
@@ -200,7 +200,7 @@ void TemporalStreamCuda::start(const ConstImageView& frame, std::int64_t pushed)
     a.height = static_cast<int>(s.height);
     a.frames = std::min<std::int64_t>(pushed + 1, s.window);
     a.offset = s.offset;
-    check(kernels::launch_temporal_frames(a, slot, type_index(s.type), s.stream),
+    check_launch(kernels::launch_temporal_frames(a, slot, type_index(s.type), s.stream),
           "kernel launch (temporal median)");
     check(cudaMemcpy2DAsync(s.pinned_out, s.row_bytes, s.out->get(), s.out->pitch(), s.row_bytes,
                             s.height, cudaMemcpyDeviceToHost, s.stream),

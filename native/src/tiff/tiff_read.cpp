@@ -45,6 +45,10 @@ std::string on_page(int page) {
     return page == 0 ? "" : "page " + std::to_string(page + 1) + ": ";
 }
 
+// The longest row read, in bytes, of the image or of a tile. Strips and tiles are decoded in
+// whole rows (predictors need them), so this bounds what a header alone can make us allocate.
+constexpr std::size_t max_row_bytes = std::size_t{1} << 28;
+
 Layout page_layout(const TiffFile& f, int page) {
     TIFF* tif = f.get();
     std::uint16_t samples = 1, bits = 1, format = SAMPLEFORMAT_UINT;
@@ -65,6 +69,11 @@ Layout page_layout(const TiffFile& f, int page) {
         f.fail(ErrorCode::unsupported, where + "photometric interpretation " +
                std::to_string(photometric) +
                "; only min-is-black greyscale (or a lookup table) is supported");
+    std::uint16_t compression = COMPRESSION_NONE;
+    TIFFGetField(tif, TIFFTAG_COMPRESSION, &compression);
+    if (!TIFFIsCODECConfigured(compression))
+        f.fail(ErrorCode::unsupported, where + "compression " + std::to_string(compression) +
+               " is not one this libtiff decodes");
     Layout l{PixelType::u8, width, height};
     if (bits == 8 && format == SAMPLEFORMAT_UINT) l.type = PixelType::u8;
     else if (bits == 16 && format == SAMPLEFORMAT_UINT) l.type = PixelType::u16;
@@ -73,8 +82,15 @@ Layout page_layout(const TiffFile& f, int page) {
         f.fail(ErrorCode::unsupported, where + std::to_string(bits) + "-bit " +
                sample_format_name(format) +
                " pixels; only 8/16-bit unsigned integer and 32-bit float are supported");
-    if (width == 0 || height == 0 || width >= (1u << 31) || height >= (1u << 31))
-        f.fail(ErrorCode::unsupported, where + "image size " + describe(l) + " is out of range");
+    if (width == 0 || height == 0 || height >= (1u << 31) ||
+        std::size_t{width} * pixel_size(l.type) > max_row_bytes)
+        f.fail(ErrorCode::unsupported, where + "image size " + describe(l) +
+               " is out of range (rows up to 256 MiB, fewer than 2^31 rows)");
+    std::uint32_t depth = 1;  // SGI's volume extension: several slices in one page
+    TIFFGetField(tif, TIFFTAG_IMAGEDEPTH, &depth);
+    if (depth != 1)
+        f.fail(ErrorCode::unsupported, where + std::to_string(depth) +
+               " slices in one page (ImageDepth); only one is supported — one page per slice");
     return l;
 }
 
@@ -99,12 +115,23 @@ bool directory_is_whole(TIFF* tif) {
     return ::fstat(fd, &st) == 0 && end <= static_cast<std::uint64_t>(st.st_size);
 }
 
-// Appends n bytes to `bytes` and returns where they start. Planes grow strip by strip, so a
-// corrupt header claiming a huge image fails at its first strip instead of first zeroing
-// gigabytes.
-std::uint8_t* grow(std::vector<std::uint8_t>& bytes, std::size_t n) {
-    bytes.resize(bytes.size() + n);
-    return bytes.data() + bytes.size() - n;
+using DecodeFn = tmsize_t (*)(TIFF*, std::uint32_t, void*, tmsize_t);
+
+// Decodes `rows` rows of `row_bytes` of strip or tile `index` (TIFFReadEncodedStrip or Tile)
+// into `buf` from byte `at`. `buf` grows only as far as decoding proves there is data: the first
+// attempt decodes about 1 MiB, each next one, again from the start, twice as many rows. So a
+// header that claims more pixels than the file holds fails before that memory is taken, for the
+// cost of decoding a strip larger than 1 MiB about twice. Whole rows: predictors need them.
+bool decode(TIFF* tif, DecodeFn read, std::uint32_t index, std::vector<std::uint8_t>& buf,
+            std::size_t at, std::size_t rows, std::size_t row_bytes) {
+    const std::size_t first = std::max<std::size_t>((std::size_t{1} << 20) / row_bytes, 1);
+    for (std::size_t n = std::min(rows, std::max(first, (buf.size() - at) / row_bytes));;
+         n = std::min(rows, 2 * n)) {
+        if (buf.size() < at + n * row_bytes) buf.resize(at + n * row_bytes);
+        const auto want = static_cast<tmsize_t>(n * row_bytes);
+        if (read(tif, index, buf.data() + at, want) != want) return false;
+        if (n == rows) return true;
+    }
 }
 
 void read_strips(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes) {
@@ -113,9 +140,8 @@ void read_strips(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& 
     TIFFGetFieldDefaulted(f.get(), TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
     rows_per_strip = std::clamp<std::uint32_t>(rows_per_strip, 1, l.height);
     for (std::uint32_t y = 0, strip = 0; y < l.height; y += rows_per_strip, ++strip) {
-        const std::size_t n = std::min(rows_per_strip, l.height - y) * row_bytes;
-        const auto expected = static_cast<tmsize_t>(n);
-        if (TIFFReadEncodedStrip(f.get(), strip, grow(bytes, n), expected) != expected)
+        const std::uint32_t rows = std::min(rows_per_strip, l.height - y);
+        if (!decode(f.get(), TIFFReadEncodedStrip, strip, bytes, bytes.size(), rows, row_bytes))
             f.fail(ErrorCode::io_error, "cannot read strip " + std::to_string(strip));
     }
 }
@@ -126,22 +152,24 @@ void read_tiles(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& b
     std::uint32_t tile_w = 0, tile_h = 0;
     TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_w);
     TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_h);
-    const tmsize_t tile_bytes = TIFFTileSize(tif);
-    if (tile_w == 0 || tile_h == 0 ||
-        tile_bytes != static_cast<tmsize_t>(std::size_t{tile_w} * tile_h * px))
+    const std::size_t tile_row = std::size_t{tile_w} * px, row_bytes = l.width * px;
+    if (tile_w == 0 || tile_h == 0 || tile_row > max_row_bytes ||
+        TIFFTileSize(tif) != static_cast<tmsize_t>(tile_row * tile_h))
         f.fail(ErrorCode::io_error, "bad tile size");
-    std::vector<std::uint8_t> tile(static_cast<std::size_t>(tile_bytes));
-    const std::size_t tile_row = tile_w * px, row_bytes = l.width * px;
+    std::vector<std::uint8_t> tile;  // grows to a whole tile while decoding the first
     for (std::uint32_t y0 = 0; y0 < l.height; y0 += tile_h) {
         const std::uint32_t rows = std::min(tile_h, l.height - y0);
-        std::uint8_t* band = grow(bytes, rows * row_bytes);
+        const std::size_t band = bytes.size();
         for (std::uint32_t x0 = 0; x0 < l.width; x0 += tile_w) {
             const ttile_t t = TIFFComputeTile(tif, x0, y0, 0, 0);
-            if (TIFFReadEncodedTile(tif, t, tile.data(), tile_bytes) != tile_bytes)
+            if (!decode(tif, TIFFReadEncodedTile, t, tile, 0, tile_h, tile_row))
                 f.fail(ErrorCode::io_error, "cannot read tile " + std::to_string(t));
+            // The band is appended once its first tile has proved the data is there.
+            if (x0 == 0) bytes.resize(band + rows * row_bytes);
             const std::size_t copy = std::min(tile_w, l.width - x0) * px;
             for (std::uint32_t r = 0; r < rows; ++r)
-                std::memcpy(band + r * row_bytes + x0 * px, tile.data() + r * tile_row, copy);
+                std::memcpy(bytes.data() + band + r * row_bytes + x0 * px,
+                            tile.data() + r * tile_row, copy);
         }
     }
 }
@@ -155,15 +183,11 @@ Stack read_tiff(const std::string& path) {
     TiffFile f(fd, path, "r");
     TIFF* tif = f.get();
     const Layout first = page_layout(f, 0);
-    const std::size_t px = pixel_size(first.type);
-    const std::size_t plane_bytes = std::size_t{first.width} * first.height * px;
     Stack s;
     s.type = first.type;
     s.width = first.width;
     s.height = first.height;
     try {
-        // Reserved up front so a long stack is not copied while it grows.
-        s.bytes.reserve(plane_bytes * TIFFNumberOfDirectories(tif));
         for (int page = 0;; ++page) {
             const Layout l = page == 0 ? first : page_layout(f, page);
             if (l != first)
@@ -173,6 +197,12 @@ Stack read_tiff(const std::string& path) {
             if (TIFFIsTiled(tif)) read_tiles(f, l, s.bytes);
             else read_strips(f, l, s.bytes);
             s.planes = page + 1;
+            // Reserved once page 1 has proved its size (a header alone may claim any), so a
+            // long stack is not copied while it grows.
+            if (page == 0) {
+                const std::size_t plane = s.bytes.size(), pages = TIFFNumberOfDirectories(tif);
+                if (pages <= s.bytes.max_size() / plane) s.bytes.reserve(plane * pages);
+            }
             if (TIFFLastDirectory(tif)) {
                 if (!directory_is_whole(tif))
                     f.fail(ErrorCode::io_error, "page " + std::to_string(page + 1) +
