@@ -183,6 +183,44 @@ jobject median(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jin
     });
 }
 
+fm::Median3DOptions median3d_options(JNIEnv* env, jboolean ellipsoid, jint size_x, jint size_y,
+                                     jint size_z, jdouble radius_x, jdouble radius_y,
+                                     jdouble radius_z, jstring border, jdouble cval,
+                                     jstring backend, jint device) {
+    fm::Median3DOptions o;
+    o.window = ellipsoid ? fm::Window3D::ellipsoid(radius_x, radius_y, radius_z)
+                         : fm::Window3D::box(size_x, size_y, size_z);
+    o.border = fm::parse_border(utf8(env, border, "options.border"), "options.border");
+    o.cval = cval;
+    o.backend = fm::parse_backend(utf8(env, backend, "options.backend"), "options.backend");
+    o.device = device;
+    return o;
+}
+
+// The planes are the volume's z slices.
+template <class T, class JArray>
+jobject median3d(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jint planes,
+                 jboolean ellipsoid, jint size_x, jint size_y, jint size_z, jdouble radius_x,
+                 jdouble radius_y, jdouble radius_z, jstring border, jdouble cval,
+                 jstring backend, jint device) {
+    return guarded<jobject>(env, nullptr, [&]() -> jobject {
+        const jsize n = checked_length(env, src, dst, width, height, planes);
+        const fm::Median3DOptions options =
+            median3d_options(env, ellipsoid, size_x, size_y, size_z, radius_x, radius_y,
+                             radius_z, border, cval, backend, device);
+        std::vector<T> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+        read(env, src, n, in.data());
+        check_java(env);
+        const T* pixels = in.data();
+        const fm::RunInfo info = fm::median3d(fm::view(pixels, width, height, planes),
+                                              fm::view(out.data(), width, height, planes),
+                                              options);
+        write(env, dst, n, out.data());
+        check_java(env);
+        return run_info(env, info);
+    });
+}
+
 fm::TemporalOptions temporal_options(JNIEnv* env, jint window, jstring mode, jdouble offset,
                                      jstring backend, jint device) {
     fm::TemporalOptions o;
@@ -454,6 +492,35 @@ JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_medianF32(
     jint device) {
     return median<float>(env, src, dst, width, height, planes, circle, size, radius, border,
                          cval, backend, device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_median3dU8(
+    JNIEnv* env, jclass, jbyteArray src, jbyteArray dst, jint width, jint height, jint planes,
+    jboolean ellipsoid, jint size_x, jint size_y, jint size_z, jdouble radius_x,
+    jdouble radius_y, jdouble radius_z, jstring border, jdouble cval, jstring backend,
+    jint device) {
+    return median3d<std::uint8_t>(env, src, dst, width, height, planes, ellipsoid, size_x, size_y,
+                                  size_z, radius_x, radius_y, radius_z, border, cval, backend,
+                                  device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_median3dU16(
+    JNIEnv* env, jclass, jshortArray src, jshortArray dst, jint width, jint height, jint planes,
+    jboolean ellipsoid, jint size_x, jint size_y, jint size_z, jdouble radius_x,
+    jdouble radius_y, jdouble radius_z, jstring border, jdouble cval, jstring backend,
+    jint device) {
+    return median3d<std::uint16_t>(env, src, dst, width, height, planes, ellipsoid, size_x, size_y,
+                                   size_z, radius_x, radius_y, radius_z, border, cval, backend,
+                                   device);
+}
+
+JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_median3dF32(
+    JNIEnv* env, jclass, jfloatArray src, jfloatArray dst, jint width, jint height, jint planes,
+    jboolean ellipsoid, jint size_x, jint size_y, jint size_z, jdouble radius_x,
+    jdouble radius_y, jdouble radius_z, jstring border, jdouble cval, jstring backend,
+    jint device) {
+    return median3d<float>(env, src, dst, width, height, planes, ellipsoid, size_x, size_y, size_z,
+                           radius_x, radius_y, radius_z, border, cval, backend, device);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_temporalU8(

@@ -23,12 +23,12 @@ GAUSSIAN_TRUNCATE = 4.0  # the library's Gaussian mask is scipy's with truncate 
 
 @dataclass(frozen=True)
 class MedianParams:
-    window: _native.Window
+    window: object  # _native.Window (each plane on its own) or _native.Window3D (the volume)
     border: str
     cval: float
     backend: str
     device: int
-    halo: tuple  # per axis of the image: how far the window reaches (0 along planes)
+    halo: tuple  # per axis of the image: how far the window reaches (0 along planes in 2D)
 
 
 @dataclass(frozen=True)
@@ -76,11 +76,19 @@ def check_image(dtype, shape):
 def median_params(dtype, shape, size, radius, mode, cval, backend, device):
     check_image(dtype, shape)
     window = _window(len(shape), size, radius)
-    half_widths = _native.window_half_widths(window)
+    if isinstance(window, _native.Window3D):
+        try:
+            runs = _native.window3d_runs(window)
+        except ValueError as e:  # too many voxels: the library states its limit
+            name, value = ("size", size) if radius is None else ("radius", radius)
+            raise ValueError(f"{name}={value!r}: {e}") from None
+        halo = (runs.radius_z, runs.radius_y, runs.radius_x)
+    else:
+        half_widths = _native.window_half_widths(window)
+        halo = (0,) * (len(shape) - 2) + ((len(half_widths) - 1) // 2, max(half_widths))
     border = _border(mode)
     return MedianParams(window, border, _cval(cval, dtype, border), _backend(backend),
-                        _device(device),
-                        (0,) * (len(shape) - 2) + ((len(half_widths) - 1) // 2, max(half_widths)))
+                        _device(device), halo)
 
 
 def background_params(dtype, shape, size, radius, method, output, offset, mode, cval, backend,
@@ -88,6 +96,11 @@ def background_params(dtype, shape, size, radius, method, output, offset, mode, 
     """median_params, then the method, the output and its offset. The separable smoother reads
     the same rows and columns as the square window, so the halo is the window's."""
     median = median_params(dtype, shape, size, radius, mode, cval, backend, device)
+    if isinstance(median.window, _native.Window3D):
+        name, value = ("size", size) if radius is None else ("radius", radius)
+        raise ValueError(f"{name} must give a window of each plane (size (1, k, k) or radius r "
+                         f"on a stack; the background is estimated plane by plane), got "
+                         f"{value!r}")
     if not isinstance(method, str) or method not in BACKGROUND_METHODS:
         raise ValueError(f"method must be one of {', '.join(BACKGROUND_METHODS)}; got {method!r}")
     if method == "separable" and radius is not None:
@@ -251,26 +264,37 @@ def _window(ndim, size, radius):
         raise ValueError("give exactly one of size (a square window, as scipy) or radius "
                          "(ImageJ's circle)")
     if radius is not None:
+        if ndim == 3 and isinstance(radius, (tuple, list)):
+            return _ellipsoid(radius)
         if isinstance(radius, bool) or not isinstance(radius, numbers.Real):
             raise TypeError(f"radius must be a number, got {radius!r}")
         if not 0 <= radius <= _native.MAX_RADIUS:
             raise ValueError(f"radius must be in 0..{_native.MAX_RADIUS:g}, got {radius!r}")
         return _native.Window.circle(float(radius))
-    return _native.Window.square(_square_side(ndim, size))
+    return _size_window(ndim, size)
 
 
-def _square_side(ndim, size):
-    """k from size=k or (k, k) for an image, size=(1, k, k) for a stack. A plain k on a stack is
-    refused: in scipy it means a k x k x k window, which arrives with the 3D median."""
+def _size_window(ndim, size):
+    """The k x k square from size=k or (k, k) for an image, size=(1, k, k) for a stack; the 3D
+    box from any other size=(kz, ky, kx) for a stack. A plain k on a stack stays refused: scipy
+    reads it as k x k x k, a caller used to the per-plane filter may mean k x k."""
     if ndim == 3 and _is_int(size):
-        raise ValueError(f"size={size} on a 3D stack would be a {size}x{size}x{size} window "
-                         f"(as in scipy); to filter each plane give size=(1, {size}, {size})")
+        raise ValueError(f"size={size} on a 3D stack is refused: give size=(1, {size}, {size}) "
+                         f"to filter each plane, or size=({size}, {size}, {size}) for the 3D "
+                         f"median (scipy's meaning of size={size})")
     sides = (size,) if _is_int(size) else tuple(size) if isinstance(size, (tuple, list)) else None
     if sides is None or not all(_is_int(s) for s in sides):
         raise TypeError(f"size must be an int or a tuple of ints, got {size!r}")
-    if ndim == 3 and (len(sides) != 3 or sides[0] != 1):
-        raise ValueError(f"size for a 3D stack must be (1, k, k) (each plane on its own; the "
-                         f"3D median is not available yet), got {size!r}")
+    if ndim == 3 and len(sides) != 3:
+        raise ValueError(f"size for a 3D stack must be (1, k, k) (each plane on its own) or "
+                         f"(kz, ky, kx) (the 3D median), got {size!r}")
+    if ndim == 3 and (sides[0] != 1 or sides[1] != sides[2]):
+        top = _native.MAX_SIZE_3D
+        if not all(1 <= k <= top and k % 2 == 1 for k in sides):
+            raise ValueError(f"size for the 3D median must have odd sides in 1..{top}, got "
+                             f"{size!r}")
+        kz, ky, kx = (int(k) for k in sides)
+        return _native.Window3D.box(kx, ky, kz)
     if ndim == 2 and len(sides) not in (1, 2):
         raise ValueError(f"size for a 2D image must be k or (k, k), got {size!r}")
     k = sides[-1]
@@ -278,7 +302,22 @@ def _square_side(ndim, size):
         raise ValueError(f"size must be square (only k x k windows are available), got {size!r}")
     if k < 1 or k % 2 == 0 or k > _native.MAX_SIZE:
         raise ValueError(f"size must be odd and in 1..{_native.MAX_SIZE}, got {size!r}")
-    return int(k)
+    return _native.Window.square(int(k))
+
+
+def _ellipsoid(radius):
+    """ImageJ's 3D ellipsoid from radius=(rz, ry, rx) on a stack."""
+    if len(radius) != 3:
+        raise ValueError(f"radius for a 3D stack must be r (ImageJ's circle, each plane) or "
+                         f"(rz, ry, rx) (ImageJ's 3D ellipsoid), got {radius!r}")
+    if not all(isinstance(r, numbers.Real) and not isinstance(r, bool) for r in radius):
+        raise TypeError(f"radius must be a tuple of numbers, got {radius!r}")
+    top = _native.MAX_RADIUS_3D
+    if not all(0 <= r <= top for r in radius):  # False for NaN
+        raise ValueError(f"radius for the 3D median must be in 0..{top:g} on each axis, got "
+                         f"{radius!r}")
+    rz, ry, rx = (float(r) for r in radius)
+    return _native.Window3D.ellipsoid(rx, ry, rz)
 
 
 def _is_int(v):

@@ -4,9 +4,11 @@ bit for bit, for every chunking and every border mode.
 
 How: dask.array.map_overlap gives each chunk the halo its window reaches into. Chunks at the
 array's edge get no padding from dask (boundary "none"): there the library itself sees the
-array's true edge and extends it by the mode, exactly as on the whole array. Only "wrap" reads
-the far side of the array, which dask's "periodic" boundary brings in. An axis the window
-reaches across is put in one chunk, so the library sees all of it. The convolutions
+array's true edge and extends it by the mode, exactly as on the whole array (scipy's "mirror"
+included, which no dask boundary gives). Only "wrap" reads the far side of the array, which
+dask's "periodic" boundary brings in. An axis the window reaches across is put in one chunk,
+so the library sees all of it. A 3D window (the 3D median) is the same case along z: the halo
+is its reach along every axis, and every mode folds each axis on its own. The convolutions
 (convolve, gaussian_filter) are the same case with the mask's radius as the halo: each output
 pixel reads the same input pixels in the same order whichever block computes it.
 
@@ -30,8 +32,10 @@ from ._params import (background_params, convolve_params, gaussian_params, media
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
                   device=0):
-    """fastmedian.median_filter on a dask array (2D, or a 3D stack of planes); lazy: returns a
-    dask array of the same shape, dtype and chunks. Bad arguments raise now, not on compute."""
+    """fastmedian.median_filter on a dask array (2D, a 3D stack of planes, or a volume with a
+    3D window: size (kz, ky, kx) or radius (rz, ry, rx)); lazy: returns a dask array of the same
+    shape, dtype and chunks, equal bit for bit to the NumPy call on the whole array for every
+    chunking and mode. Bad arguments raise now, not on compute."""
     image = da.asarray(image)
     p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
     block_filter = functools.partial(filters.median_filter, size=size, radius=radius, mode=mode,

@@ -8,15 +8,24 @@ from ._params import (background_params, convolve_params, gaussian_params, media
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
                   device=0):
-    """Exact median filter of a 2D image, or of each plane of a 3D stack (planes, y, x).
+    """Exact median filter of a 2D image, of each plane of a 3D stack (planes, y, x), or of a
+    3D volume (z, y, x) with a 3D window.
 
     image: uint8, uint16 or float32 array; read in place when its rows are contiguous (any
         C-contiguous array, or a view of rows and columns of one), else copied first.
     size: the side k of a square window (odd), as k or (k, k) for an image and (1, k, k) for a
-        stack, the same as scipy.ndimage.median_filter(image, size=...).
-    radius: instead of size, ImageJ's circular window ("Median..." with this radius).
+        stack (each plane on its own); for a 3D array any other (kz, ky, kx) (odd sides up to
+        255) is the 3D box. The same as scipy.ndimage.median_filter(image, size=...). A plain k
+        on a 3D array is refused (scipy reads it as k x k x k): give (1, k, k) or (k, k, k).
+    radius: instead of size, ImageJ's circular window ("Median..." with this radius), on each
+        plane of a 3D array too; for a 3D array (rz, ry, rx) is ImageJ's 3D ellipsoid ("3D
+        Median"): the voxels with x^2/rx^2 + y^2/ry^2 + z^2/rz^2 <= 1 (radii up to 127, a
+        radius of 0 taking only offset 0 along its axis), the same as scipy's median_filter
+        with that footprint.
     mode: how the image is extended past its edges, scipy's names: "nearest" (or "replicate"),
-        "reflect", "mirror", "constant" (cval, rounded and clamped to the pixel type), "wrap".
+        "reflect", "mirror", "constant" (cval, rounded and clamped to the pixel type), "wrap";
+        with a 3D window along z too (ImageJ's own 3D Median shrinks the window at the volume's
+        edges instead).
     backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
 
     Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
@@ -26,8 +35,8 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     image = np.asarray(image)
     p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
     output = np.empty(image.shape, image.dtype)
-    _native.median2d(readable_in_place(image), output, p.window, p.border, p.cval, p.backend,
-                     p.device)
+    median = _native.median3d if isinstance(p.window, _native.Window3D) else _native.median2d
+    median(readable_in_place(image), output, p.window, p.border, p.cval, p.backend, p.device)
     return output
 
 

@@ -70,6 +70,25 @@ fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& win
     return fm::median2d(in, out, options);
 }
 
+// The 3D median of the volume image (planes, y, x) into output (same shape and dtype).
+fm::RunInfo median3d(const py::array& src, py::array& dst, const fm::Window3D& window,
+                     const std::string& border, double cval, const std::string& backend,
+                     int device) {
+    if (!dst.writeable()) throw py::value_error("output must be writable");
+    const auto in = image_view<fm::ConstImageView>(
+        src, static_cast<const std::uint8_t*>(src.data()), "image");
+    const auto out = image_view<fm::ImageView>(
+        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output");
+    fm::Median3DOptions options;
+    options.window = window;
+    options.border = fm::parse_border(border, "mode");
+    options.cval = cval;
+    options.backend = fm::parse_backend(backend, "backend");
+    options.device = device;
+    py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
+    return fm::median3d(in, out, options);
+}
+
 // A (frames, y, x) stack with contiguous rows, frames outermost (the library checks the strides).
 fm::RunInfo temporal_median(const py::array& src, py::array& dst, int window,
                             const std::string& mode, double offset, const std::string& backend,
@@ -209,6 +228,23 @@ PYBIND11_MODULE(_native, m) {
     m.def("window_half_widths", &fm::window_half_widths, py::arg("window"),
           "The window's rows as half widths: row i covers dx in [-h[i], h[i]].");
 
+    py::class_<fm::Window3D>(m, "Window3D")
+        .def_static("box", py::overload_cast<int, int, int>(&fm::Window3D::box),
+                    py::arg("size_x"), py::arg("size_y"), py::arg("size_z"))
+        .def_static("ellipsoid",
+                    py::overload_cast<double, double, double>(&fm::Window3D::ellipsoid),
+                    py::arg("radius_x"), py::arg("radius_y"), py::arg("radius_z"));
+    py::class_<fm::WindowRuns3D>(m, "WindowRuns3D")
+        .def_readonly("radius_z", &fm::WindowRuns3D::radius_z)
+        .def_readonly("radius_y", &fm::WindowRuns3D::radius_y)
+        .def_readonly("radius_x", &fm::WindowRuns3D::radius_x)
+        .def_readonly("count", &fm::WindowRuns3D::count);
+    m.attr("MAX_SIZE_3D") = fm::Window3D::kMaxSize;
+    m.attr("MAX_RADIUS_3D") = fm::Window3D::kMaxRadius;
+    m.def("window3d_runs", &fm::window3d_runs, py::arg("window"),
+          "The 3D window's reach (radius_z, radius_y, radius_x) and voxel count; raises "
+          "ValueError for an invalid window.");
+
     py::class_<fm::RunInfo>(m, "RunInfo")
         .def_property_readonly("backend",
                                [](const fm::RunInfo& r) { return fm::backend_name(r.backend); })
@@ -223,6 +259,10 @@ PYBIND11_MODULE(_native, m) {
     m.def("median2d", &median2d, py::arg("image"), py::arg("output"), py::arg("window"),
           py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
           "Median of every plane of image into output (same shape and dtype, rows contiguous).");
+    m.def("median3d", &median3d, py::arg("image"), py::arg("output"), py::arg("window"),
+          py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
+          "3D median of the volume image (planes, y, x) into output (same shape and dtype, rows "
+          "contiguous).");
     m.def("temporal_median", &temporal_median, py::arg("stack"), py::arg("output"),
           py::arg("window"), py::arg("mode"), py::arg("offset"), py::arg("backend"),
           py::arg("device"),

@@ -46,14 +46,15 @@ def assert_same_bits(got, want):
 
 
 def reference_median(image, footprint, mode, cval=0.0):
-    """The median of each 2D plane by sorting every window with np.sort (NaN last, as our order
-    puts NaN above +Inf); a NaN result is the quiet NaN 0x7FC00000, as the library writes it.
-    Windows must not be larger than the image (numpy.pad's limit for the mirror modes)."""
-    ry, rx = footprint.shape[0] // 2, footprint.shape[1] // 2
-    pad = [(0, 0)] * (image.ndim - 2) + [(ry, ry), (rx, rx)]
+    """The median of each 2D plane (a 2D footprint) or of the volume (a 3D footprint) by sorting
+    every window with np.sort (NaN last, as our order puts NaN above +Inf); a NaN result is the
+    quiet NaN 0x7FC00000, as the library writes it. Windows must not be larger than the image
+    (numpy.pad's limit for the mirror modes)."""
+    pad = [(0, 0)] * (image.ndim - footprint.ndim) + [(n // 2, n // 2) for n in footprint.shape]
     extra = {"constant_values": cval} if mode == "constant" else {}
     padded = np.pad(image, pad, mode=NUMPY_PAD[mode], **extra)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, footprint.shape, axis=(-2, -1))
+    axes = tuple(range(-footprint.ndim, 0))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, footprint.shape, axis=axes)
     values = np.sort(windows[..., footprint], axis=-1)
     out = values[..., (footprint.sum() - 1) // 2].copy()
     if out.dtype == np.float32:

@@ -218,6 +218,8 @@ IMAGE = np.zeros((8, 9), np.uint16)
     (IMAGE, {"size": 64}, ValueError, "size"),
     (IMAGE, {"size": 3, "radius": 2}, ValueError, "radius"),
     (IMAGE[None], {"size": 65}, ValueError, "size"),
+    (IMAGE[None], {"size": (3, 3, 3)}, ValueError, "size must give a window of each plane"),
+    (IMAGE[None], {"radius": (1, 2, 2)}, ValueError, "radius must give a window of each plane"),
     (IMAGE, {"radius": -1}, ValueError, "radius"),
     (IMAGE, {"size": 3, "method": "mean"}, ValueError, "method"),
     (IMAGE, {"size": 3, "method": None}, ValueError, "method"),

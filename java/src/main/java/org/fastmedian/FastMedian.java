@@ -37,6 +37,36 @@ public final class FastMedian {
     }
 
     /**
+     * The exact 3D median of the volume whose {@code planes} are its z slices: the window
+     * (box or ImageJ's ellipsoid) over x, y and z, the border mode applied along all three (as
+     * scipy.ndimage.median_filter with a 3D footprint). Same order, rank and NaN result as
+     * {@link #median}.
+     */
+    public static RunInfo median3d(byte[] src, byte[] dst, int width, int height,
+            int planes, Median3DOptions options) {
+        Median3DOptions o = checked(options);
+        return Natives.median3dU8(src, dst, width, height, planes, o.isEllipsoid(), o.sizeX(),
+                o.sizeY(), o.sizeZ(), o.radiusX(), o.radiusY(), o.radiusZ(), name(o.border()),
+                o.cval(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo median3d(short[] src, short[] dst, int width, int height,
+            int planes, Median3DOptions options) {
+        Median3DOptions o = checked(options);
+        return Natives.median3dU16(src, dst, width, height, planes, o.isEllipsoid(), o.sizeX(),
+                o.sizeY(), o.sizeZ(), o.radiusX(), o.radiusY(), o.radiusZ(), name(o.border()),
+                o.cval(), name(o.backend()), o.device());
+    }
+
+    public static RunInfo median3d(float[] src, float[] dst, int width, int height,
+            int planes, Median3DOptions options) {
+        Median3DOptions o = checked(options);
+        return Natives.median3dF32(src, dst, width, height, planes, o.isEllipsoid(), o.sizeX(),
+                o.sizeY(), o.sizeZ(), o.radiusX(), o.radiusY(), o.radiusZ(), name(o.border()),
+                o.cval(), name(o.backend()), o.device());
+    }
+
+    /**
      * The temporal median of a stack whose {@code planes} are the frames of a movie: for every
      * frame t and pixel, the median of that pixel over a window of N frames (N =
      * {@code options.window()}, at most {@code planes}) starting at t - N/2, moved inward at the
@@ -196,6 +226,12 @@ public final class FastMedian {
     }
 
     private static MedianOptions checked(MedianOptions options) {
+        NativeLibrary.ensureLoaded();
+        if (options == null) throw new FastMedianException("invalid_argument", "options is null");
+        return options;
+    }
+
+    private static Median3DOptions checked(Median3DOptions options) {
         NativeLibrary.ensureLoaded();
         if (options == null) throw new FastMedianException("invalid_argument", "options is null");
         return options;

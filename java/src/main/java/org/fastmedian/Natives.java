@@ -17,6 +17,22 @@ final class Natives {
             boolean circle, int size, double radius, String border, double cval, String backend,
             int device);
 
+    // The 3D median: the planes are the volume's z slices; the window as its seven fields.
+    static native RunInfo median3dU8(byte[] src, byte[] dst, int width, int height,
+            int planes, boolean ellipsoid, int sizeX, int sizeY, int sizeZ, double radiusX,
+            double radiusY, double radiusZ, String border, double cval, String backend,
+            int device);
+
+    static native RunInfo median3dU16(short[] src, short[] dst, int width, int height,
+            int planes, boolean ellipsoid, int sizeX, int sizeY, int sizeZ, double radiusX,
+            double radiusY, double radiusZ, String border, double cval, String backend,
+            int device);
+
+    static native RunInfo median3dF32(float[] src, float[] dst, int width, int height,
+            int planes, boolean ellipsoid, int sizeX, int sizeY, int sizeZ, double radiusX,
+            double radiusY, double radiusZ, String border, double cval, String backend,
+            int device);
+
     static native RunInfo temporalU8(byte[] src, byte[] dst, int width, int height, int planes,
             int window, String mode, double offset, String backend, int device);
 

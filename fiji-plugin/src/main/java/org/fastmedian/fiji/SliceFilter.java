@@ -3,9 +3,10 @@ package org.fastmedian.fiji;
 import org.fastmedian.RunInfo;
 
 /**
- * One slice filtered into a new array of its own type, as the in-place commands (Median,
- * Convolve, Gaussian Blur, Background Subtraction) do it: 8, 16 and 32-bit pixels in one library call, RGB
- * pixels as their red, green and blue channels, each an 8-bit image.
+ * One slice (or a volume, its slices in one array) filtered into a new array of its own type,
+ * as the in-place commands (Median, Convolve, Gaussian Blur, Background Subtraction, 3D Median)
+ * do it: 8, 16 and 32-bit pixels in one library call, RGB pixels as their red, green and blue
+ * channels, each an 8-bit image.
  */
 final class SliceFilter {
     private SliceFilter() {}
