@@ -5,7 +5,7 @@
 #   device: scripts/device-tests.sh          (carry: build)
 # Checks: the GoogleTest suites (CUDA against the CPU reference), compute-sanitizer memcheck,
 # and the CLI with --backend cuda against --backend cpu on the real images of shared/data
-# (2D median, and the temporal median on the time-lapse).
+# (2D median, the 3D median on the two stacks, and the temporal median on the time-lapse).
 # Logs go to $OUT; a short summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +34,7 @@ for bin in build/tests/fastmedian_core_tests build/tests/fastmedian_cuda_tests; 
 done
 
 compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/fastmedian_cuda_tests \
-  --gtest_filter='*LargerImage*:*OddShapes*:*Temporal*DeviceViews*:*Background*DeviceViews*:*Background*EqualsNaive*' --gtest_brief=1 >"$out/memcheck.log" 2>&1
+  --gtest_filter='*LargerImage*:*OddShapes*:*Temporal*DeviceViews*:*Background*DeviceViews*:*Background*EqualsNaive*:*Median3D*' --gtest_brief=1 >"$out/memcheck.log" 2>&1
 summary+=("memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)")
 
 # The CLI on real images: CUDA output must equal CPU output byte for byte.
@@ -54,6 +54,21 @@ for img in embryos_grey BPAE_actin cancer_cell_migration_crop Bead_Image1_crop; 
   done
 done
 summary+=("cli real images, cuda vs cpu: $same identical, $differ different")
+# The 3D median on the two stacks: every tiled window, a generic one, every border.
+same=0 differ=0
+for img in Bead_Image1_crop cancer_cell_migration_crop; do
+  for win in "--size 3" "--size 5" "--radius 1" "--radius 2" "--radius 3 --zradius 1"; do
+    for border in replicate reflect mirror constant wrap; do
+      for backend in cpu cuda; do
+        $cli median "build/device/data/$img.tif" "/tmp/fm_$backend.tif" $win --3d \
+          --border "$border" --backend "$backend" >>"$out/cli.log" 2>&1
+      done
+      if cmp -s /tmp/fm_cpu.tif /tmp/fm_cuda.tif; then same=$((same + 1))
+      else differ=$((differ + 1)); echo "DIFFER: 3d $img $win $border" >>"$out/cli.log"; fi
+    done
+  done
+done
+summary+=("cli 3D median on the stacks, cuda vs cpu: $same identical, $differ different")
 # The temporal median on the real time-lapse (48 frames), every network size and the sliding
 # median, both modes.
 same=0 differ=0

@@ -45,6 +45,18 @@ const Filter kFilters[] = {
          o.backend = fm::Backend::cuda;
          return fm::background(src.cview(), dst.view(), o);
      }},
+    {"median3d", [](Stack& src, Stack& dst) {
+         fm::Median3DOptions o;
+         o.window = fm::Window3D::box(3);
+         o.backend = fm::Backend::cuda;
+         return fm::median3d(src.cview(), dst.view(), o);
+     }},
+    {"median3d generic", [](Stack& src, Stack& dst) {
+         fm::Median3DOptions o;
+         o.window = fm::Window3D::ellipsoid(1.5);
+         o.backend = fm::Backend::cuda;
+         return fm::median3d(src.cview(), dst.view(), o);
+     }},
     {"convolve", [](Stack& src, Stack& dst) {
          fm::ConvolveOptions o = fm::ConvolveOptions::gaussian(1.5);
          o.backend = fm::Backend::cuda;

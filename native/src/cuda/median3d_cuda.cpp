@@ -23,7 +23,7 @@ void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp,
                                                     static_cast<int>(fp.half_width.size()));
     if (tiled != nullptr) {
         const cudaError_t e = tiled(type, a, stream);
-        if (e != cudaErrorInvalidConfiguration) return check(e, "kernel launch (median3d, tiled)");
+        if (e != cudaErrorInvalidConfiguration) return check_launch(e, "kernel launch (median3d, tiled)");
     }
     DeviceBuffer runs(fp.half_width.size() * sizeof(int), 1);
     check(cudaMemcpyAsync(runs.get(), fp.half_width.data(), fp.half_width.size() * sizeof(int),
@@ -35,7 +35,7 @@ void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp,
     for (int z = 0; z < a.depth; z += kMaxPlanesPerLaunch) {
         a.first_plane = z;
         const int planes = std::min(kMaxPlanesPerLaunch, a.depth - z);
-        check(kernels::launch_median3d_select(type, a, planes, w, stream), "kernel launch (median3d)");
+        check_launch(kernels::launch_median3d_select(type, a, planes, w, stream), "kernel launch (median3d)");
     }
     // The window table is freed when `runs` goes; cudaFree waits for the kernels using it.
 }
