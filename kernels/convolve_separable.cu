@@ -7,8 +7,10 @@
 // no tap needs a test: a padded tap adds fma(0, v, sum) = sum exactly while v is finite (the
 // sum is never -0: it starts at +0). The column pass therefore also reads the rows and columns
 // the padded taps meet (real pixels, through the border mode) and notes whether any value it
-// read or wrote is not finite; a block that met one redoes that pass with the taps limited to
-// the mask (the "careful" pass), which then gives the reference's bits for NaN and infinities.
+// wrote is not finite. Every value read meets at least one tap, and a padded tap's 0 * NaN or
+// 0 * Inf is NaN, so a non-finite input always shows in the intermediate: a float block that
+// wrote one redoes the column pass with the taps limited to the mask (the "careful" pass), and
+// then runs the careful row pass, which give the reference's bits for NaN and infinities.
 // Every thread of a block runs the same number of items in each pass, so the passes run in
 // uniform control flow, where the weights stay instruction operands. Longer masks (RB = 0)
 // always take the careful, looping form.
@@ -65,14 +67,12 @@ __device__ __forceinline__ float read_direct(const char* p) {
 // Column pass of a bucketed kernel: t(c, s * 8 + q) for intermediate column c (x = xs + c),
 // each output's input rows taken top to bottom (from row ys + s * 8). kPadded: every tap of
 // the bucket, zero-padded; otherwise the taps stop at kh. kDirect: the block's reads all lie
-// inside the image (addresses computed, no border mode). Notes non-finite inputs in bad_in
-// (float images only) and non-finite results in bad_t.
+// inside the image (addresses computed, no border mode). Notes non-finite results in bad_t.
 template <class T, int RB, bool kPadded, bool kDirect>
 __device__ __forceinline__ void column_pass(const ConvolveArgs& a,
                                             const SeparableMask<SeparableShape<RB>::KB>& mask,
                                             const char* plane, const long long* row_offset,
-                                            float* t, int xs, int ys, float& bad_in,
-                                            float& bad_t) {
+                                            float* t, int xs, int ys, float& bad_t) {
     using Shape = SeparableShape<RB>;
     constexpr int KB = Shape::KB, kColumns = Shape::kColumns, kPitch = Shape::kPitch;
     constexpr int kItems = kColumns * (Shape::TH / kColumnRun) / kConvolveThreads;
@@ -98,7 +98,6 @@ __device__ __forceinline__ void column_pass(const ConvolveArgs& a,
             float v;
             if constexpr (kDirect) v = read_direct<T>(direct + i * a.src_pitch);
             else v = convolve_read<T>(a, plane, ro[i], col);
-            if constexpr (kPadded && sizeof(T) == 4) bad_in = note_finite(v, bad_in);
 #pragma unroll
             for (int q = 0; q < kColumnRun; ++q) {
                 const int m = i - q;
@@ -219,20 +218,23 @@ __global__ void convolve_separable(const __grid_constant__ ConvolveArgs a,
             __syncthreads();
             row_pass<T, RB, false>(a, mask, t, tile.z, x0, y0);
         } else {
-            float bad_in = 0.0f, bad_t = 0.0f;
+            float bad_t = 0.0f;
             const bool direct = xs >= 0 && xs + Shape::kColumns <= a.width && ys >= 0 &&
                                 ys + TH + KB - 1 <= a.height;
             if (direct)
-                column_pass<T, RB, true, true>(a, mask, plane, row_offset, t, xs, ys, bad_in, bad_t);
+                column_pass<T, RB, true, true>(a, mask, plane, row_offset, t, xs, ys, bad_t);
             else
-                column_pass<T, RB, true, false>(a, mask, plane, row_offset, t, xs, ys, bad_in, bad_t);
-            if (sizeof(T) == 4 && __syncthreads_or(bad_in != 0.0f)) {
-                // A NaN or an infinity was read: redo the column pass with the mask's own taps.
-                bad_t = 0.0f;
-                column_pass<T, RB, false, false>(a, mask, plane, row_offset, t, xs, ys, bad_in, bad_t);
+                column_pass<T, RB, true, false>(a, mask, plane, row_offset, t, xs, ys, bad_t);
+            if (__syncthreads_or(bad_t != 0.0f)) {
+                // A float block may have read a NaN or an infinity: redo its column pass with
+                // the mask's own taps. (Integer inputs are finite: the padded pass was exact.)
+                if (sizeof(T) == 4)
+                    column_pass<T, RB, false, false>(a, mask, plane, row_offset, t, xs, ys, bad_t);
+                __syncthreads();
+                row_pass<T, RB, false>(a, mask, t, tile.z, x0, y0);
+            } else {
+                row_pass<T, RB, true>(a, mask, t, tile.z, x0, y0);
             }
-            if (__syncthreads_or(bad_t != 0.0f)) row_pass<T, RB, false>(a, mask, t, tile.z, x0, y0);
-            else row_pass<T, RB, true>(a, mask, t, tile.z, x0, y0);
         }
     }
 }
