@@ -30,7 +30,9 @@ class ImageJMacroTest {
         "BPAE_actin.tif",                  // 32-bit
         "hela-cells.tif",                  // 16-bit composite: a stack of 3 channels
     };
-    private static final double[] RADII = {0.5, 1, 1.5, 2, 2.5, 3, 5};
+    private static final double[] RADII = {0.5, 1, 1.5, 2, 2.5, 3, 5, 7.5, 10};
+    // Made RGB (Stack to RGB: its three channels as red, green and blue) and filtered whole.
+    private static final String RGB_IMAGE = "hela-cells.tif";
     /**
      * With a selection: image, " RGB" for hela-cells made RGB (else ""), radius, shape, x, y,
      * width, height. Each type, a stack, a selection at an edge, and an oval (whose bounding
@@ -63,6 +65,10 @@ class ImageJMacroTest {
                 String label = image + " radius=" + radiusText(radius);
                 tests.add(DynamicTest.dynamicTest(label, () -> assertPassed(label)));
             }
+        for (double radius : RADII) {
+            String label = RGB_IMAGE + " RGB radius=" + radiusText(radius);
+            tests.add(DynamicTest.dynamicTest(label, () -> assertPassed(label)));
+        }
         return tests;
     }
 
@@ -106,8 +112,8 @@ class ImageJMacroTest {
         long lines = output.lines()
                 .filter(l -> l.startsWith("Median (fastmedian): radius ") && l.contains(expected))
                 .count();
-        // Every run but the one aborted.
-        assertEquals(IMAGES.length * RADII.length + SELECTIONS.length + 1, lines,
+        // Every run (the images, the RGB image, the selections, the stack not aborted).
+        assertEquals((IMAGES.length + 1) * RADII.length + SELECTIONS.length + 1, lines,
                 "log lines with \"" + expected + "\"; ImageJ printed:\n" + output);
         if (!gpu) assertTrue(output.contains("no GPU used: " + FastMedian.cudaUnavailableReason()));
     }
@@ -130,8 +136,11 @@ class ImageJMacroTest {
         StringBuilder m = new StringBuilder("setBatchMode(true);\n");
         for (String image : IMAGES)
             for (double radius : RADII)
-                m.append("compare(\"").append(path(data, image)).append("\", ")
+                m.append("compare(\"").append(path(data, image)).append("\", \"\", ")
                         .append(radiusText(radius)).append(");\n");
+        for (double radius : RADII)
+            m.append("compare(\"").append(path(data, RGB_IMAGE)).append("\", \" RGB\", ")
+                    .append(radiusText(radius)).append(");\n");
         for (String[] c : SELECTIONS)
             m.append("compareSelection(\"").append(path(data, c[0])).append("\", \"")
                     .append(c[1]).append("\", ").append(c[2]).append(", \"").append(c[3])

@@ -2,10 +2,12 @@
 // "PASS <case>" or "FAIL <case>: <why>". (A case that must fail is run by MacroErrorProbe.)
 
 // Filters one copy of the image with ImageJ's Median and another with the fastmedian command,
-// then compares the two pixel for pixel.
-function compare(path, radius) {
-    label = File.getName(path) + " radius=" + radius;
+// then compares the two pixel for pixel. With rgb, the image is first made RGB (Stack to RGB).
+function compare(path, rgb, radius) {
+    label = File.getName(path) + rgb + " radius=" + radius;
     open(path);
+    if (rgb != "")
+        run("Stack to RGB");
     original = getTitle();
     run("Duplicate...", "title=imagej duplicate");
     run("Median...", "radius=" + radius + " stack");
