@@ -1,12 +1,16 @@
 // Host side of the CUDA background: per plane, the exact median (median_dispatch) or the two
 // 1D passes of the separable smoother into scratch planes, then the output step. Device views
-// run on the caller's stream; host views go through pitched device planes one at a time.
+// run on the caller's stream; host views go through the plane pipeline (plane_pipeline.hpp),
+// with scratch planes for each of its slots.
 #include <cuda_runtime_api.h>
+
+#include <memory>
 
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
 #include "cuda/median_dispatch.hpp"
+#include "cuda/plane_pipeline.hpp"
 #include "median_1d.cuh"
 
 namespace fastmedian::detail {
@@ -104,12 +108,10 @@ void background_cuda(const ConstImageView& src, const ImageView& dst, const Foot
     check(cudaSetDevice(device), "cudaSetDevice");
     const Job j{fp, separable, border, cval, mode, src.type, static_cast<int>(src.width),
                 static_cast<int>(src.height)};
-    const std::size_t row_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
-    const auto rows = static_cast<std::size_t>(src.height);
-    const Scratch scratch(j);
     if (src.memory == Memory::cuda) {
         check_device_pointer(src.data, device, "src.data");
         check_device_pointer(dst.data, device, "dst.data");
+        const Scratch scratch(j);
         const auto stream = cuda_stream != nullptr ? static_cast<cudaStream_t>(cuda_stream) : cudaStreamPerThread;
         for (std::int64_t z = 0; z < src.planes; ++z)
             plane(j, src.plane(z), src.row_stride, dst.plane(z), dst.row_stride, scratch, stream);
@@ -117,19 +119,12 @@ void background_cuda(const ConstImageView& src, const ImageView& dst, const Foot
         check(cudaStreamSynchronize(stream), "background on the GPU");
         return;
     }
-    const cudaStream_t stream = cudaStreamPerThread;
-    DeviceBuffer d_src(row_bytes, rows), d_dst(row_bytes, rows);
-    for (std::int64_t z = 0; z < src.planes; ++z) {
-        check(cudaMemcpy2DAsync(d_src.get(), d_src.pitch(), src.plane(z),
-                                static_cast<std::size_t>(src.row_stride), row_bytes, rows,
-                                cudaMemcpyHostToDevice, stream),
-              "cudaMemcpy2DAsync (upload)");
-        plane(j, d_src.get(), d_src.pitch(), d_dst.get(), d_dst.pitch(), scratch, stream);
-        check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride), d_dst.get(),
-                                d_dst.pitch(), row_bytes, rows, cudaMemcpyDeviceToHost, stream),
-              "cudaMemcpy2DAsync (download)");
-    }
-    check(cudaStreamSynchronize(stream), "background on the GPU");
+    // A slot's planes run in order on its stream, so each slot needs scratch of its own.
+    std::unique_ptr<Scratch> scratch[kMaxPipelineSlots];
+    filter_host_planes(src, dst, device, [&](const DevicePlane& p) {
+        if (!scratch[p.slot]) scratch[p.slot] = std::make_unique<Scratch>(j);
+        plane(j, p.src, p.src_pitch, p.dst, p.dst_pitch, *scratch[p.slot], p.stream);
+    });
 }
 
 }  // namespace fastmedian::detail

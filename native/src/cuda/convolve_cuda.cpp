@@ -1,5 +1,5 @@
 // Host side of the CUDA convolution. Views in device memory are filtered in place on the
-// caller's stream; host views go through one pitched device plane at a time, as the median's do.
+// caller's stream; host views go through the plane pipeline (plane_pipeline.hpp).
 #include "cuda/convolve_cuda.hpp"
 
 #include <cuda_runtime_api.h>
@@ -8,6 +8,7 @@
 
 #include "convolve_args.cuh"
 #include "cuda/cuda_util.hpp"
+#include "cuda/plane_pipeline.hpp"
 
 namespace fastmedian::detail {
 
@@ -53,31 +54,19 @@ void device_views(const ConstImageView& src, const ImageView& dst, const Convolv
 }
 
 void host_views(const ConstImageView& src, const ImageView& dst, const ConvolvePlan& plan,
-                Border border, cudaStream_t stream) {
-    const std::size_t in_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
-    const std::size_t out_bytes = static_cast<std::size_t>(src.width) * pixel_size(dst.type);
-    const auto height = static_cast<std::size_t>(src.height);
-    DeviceBuffer d_src(in_bytes, height), d_dst(out_bytes, height);
+                Border border, int device) {
     kernels::ConvolveArgs a = convolve_args(src, dst, plan, border);
-    a.src = d_src.get();
-    a.src_pitch = d_src.pitch();
-    a.src_plane_stride = d_src.pitch() * src.height;
-    a.dst = d_dst.get();
-    a.dst_pitch = d_dst.pitch();
-    a.dst_plane_stride = d_dst.pitch() * src.height;
     a.planes = 1;
-    for (std::int64_t z = 0; z < src.planes; ++z) {
-        check(cudaMemcpy2DAsync(d_src.get(), d_src.pitch(), src.plane(z),
-                                static_cast<std::size_t>(src.row_stride), in_bytes, height,
-                                cudaMemcpyHostToDevice, stream),
-              "cudaMemcpy2DAsync (upload)");
-        check_launch(launch(a, plan, src.type, stream), "kernel launch (convolve)");
-        check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride),
-                                d_dst.get(), d_dst.pitch(), out_bytes, height,
-                                cudaMemcpyDeviceToHost, stream),
-              "cudaMemcpy2DAsync (download)");
-    }
-    check(cudaStreamSynchronize(stream), "convolution on the GPU");
+    filter_host_planes(src, dst, device, [&](const DevicePlane& p) {
+        kernels::ConvolveArgs plane = a;
+        plane.src = p.src;
+        plane.src_pitch = p.src_pitch;
+        plane.src_plane_stride = p.src_pitch * src.height;
+        plane.dst = p.dst;
+        plane.dst_pitch = p.dst_pitch;
+        plane.dst_plane_stride = p.dst_pitch * src.height;
+        check_launch(launch(plane, plan, src.type, p.stream), "kernel launch (convolve)");
+    });
 }
 
 }  // namespace
@@ -90,7 +79,7 @@ void convolve_cuda(const ConstImageView& src, const ImageView& dst, const Convol
         device_views(src, dst, plan, border, device, stream != nullptr ? stream : cudaStreamPerThread);
         if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "convolution on the GPU");
     } else {
-        host_views(src, dst, plan, border, cudaStreamPerThread);
+        host_views(src, dst, plan, border, device);
     }
 }
 

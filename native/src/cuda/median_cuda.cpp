@@ -1,6 +1,5 @@
 // Host side of the CUDA median. Views in device memory are filtered in place on the caller's
-// stream; host views go through one pitched device plane at a time (the transfer pipeline with
-// pinned staging and overlapping streams is later work).
+// stream; host views go through the plane pipeline (plane_pipeline.hpp).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
 #include "cuda/median_dispatch.hpp"
+#include "cuda/plane_pipeline.hpp"
 
 namespace fastmedian::detail {
 
@@ -42,28 +42,17 @@ void median_device_views(const ConstImageView& src, const ImageView& dst, const 
 }
 
 void median_host_views(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                       Border border, double cval, cudaStream_t stream) {
-    const std::size_t row_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
-    const auto height = static_cast<std::size_t>(src.height);
-    DeviceBuffer d_src(row_bytes, height), d_dst(row_bytes, height);
+                       Border border, double cval, int device) {
     kernels::PlanesArgs a = planes_args(src, border, cval);
-    a.src = d_src.get();
-    a.src_pitch = d_src.pitch();
-    a.dst = d_dst.get();
-    a.dst_pitch = d_dst.pitch();
     a.planes = 1;
-    for (std::int64_t z = 0; z < src.planes; ++z) {
-        check(cudaMemcpy2DAsync(d_src.get(), d_src.pitch(), src.plane(z),
-                                static_cast<std::size_t>(src.row_stride), row_bytes, height,
-                                cudaMemcpyHostToDevice, stream),
-              "cudaMemcpy2DAsync (upload)");
-        check_launch(launch_median(a, fp, src.type, stream), "kernel launch (median)");
-        check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride),
-                                d_dst.get(), d_dst.pitch(), row_bytes, height,
-                                cudaMemcpyDeviceToHost, stream),
-              "cudaMemcpy2DAsync (download)");
-    }
-    check(cudaStreamSynchronize(stream), "median on the GPU");
+    filter_host_planes(src, dst, device, [&](const DevicePlane& p) {
+        kernels::PlanesArgs plane = a;
+        plane.src = p.src;
+        plane.src_pitch = p.src_pitch;
+        plane.dst = p.dst;
+        plane.dst_pitch = p.dst_pitch;
+        check_launch(launch_median(plane, fp, src.type, p.stream), "kernel launch (median)");
+    });
 }
 
 }  // namespace
@@ -77,7 +66,7 @@ void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footpr
                             stream != nullptr ? stream : cudaStreamPerThread);
         if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "median on the GPU");
     } else {
-        median_host_views(src, dst, fp, border, cval, cudaStreamPerThread);
+        median_host_views(src, dst, fp, border, cval, device);
     }
 }
 
