@@ -10,7 +10,8 @@
 // wrote is not finite. Every value read meets at least one tap, and a padded tap's 0 * NaN or
 // 0 * Inf is NaN, so a non-finite input always shows in the intermediate: a float block that
 // wrote one redoes the column pass with the taps limited to the mask (the "careful" pass), and
-// then runs the careful row pass, which give the reference's bits for NaN and infinities.
+// a block whose intermediate is not finite runs the careful row pass; together they give the
+// reference's bits for NaN and infinities.
 // Every thread of a block runs the same number of items in each pass, so the passes run in
 // uniform control flow, where the weights stay instruction operands. Longer masks (RB = 0)
 // always take the careful, looping form.
@@ -225,16 +226,14 @@ __global__ void convolve_separable(const __grid_constant__ ConvolveArgs a,
                 column_pass<T, RB, true, true>(a, mask, plane, row_offset, t, xs, ys, bad_t);
             else
                 column_pass<T, RB, true, false>(a, mask, plane, row_offset, t, xs, ys, bad_t);
-            if (__syncthreads_or(bad_t != 0.0f)) {
+            if (sizeof(T) == 4 && __syncthreads_or(bad_t != 0.0f)) {
                 // A float block may have read a NaN or an infinity: redo its column pass with
                 // the mask's own taps. (Integer inputs are finite: the padded pass was exact.)
-                if (sizeof(T) == 4)
-                    column_pass<T, RB, false, false>(a, mask, plane, row_offset, t, xs, ys, bad_t);
-                __syncthreads();
-                row_pass<T, RB, false>(a, mask, t, tile.z, x0, y0);
-            } else {
-                row_pass<T, RB, true>(a, mask, t, tile.z, x0, y0);
+                bad_t = 0.0f;
+                column_pass<T, RB, false, false>(a, mask, plane, row_offset, t, xs, ys, bad_t);
             }
+            if (__syncthreads_or(bad_t != 0.0f)) row_pass<T, RB, false>(a, mask, t, tile.z, x0, y0);
+            else row_pass<T, RB, true>(a, mask, t, tile.z, x0, y0);
         }
     }
 }
