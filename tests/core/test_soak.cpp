@@ -1,9 +1,11 @@
-// Soak: 10,000 random calls of every filter (2D median, temporal median, background,
+// Soak: 10,000 random calls of every filter (2D and 3D median, temporal median, background,
 // convolution) on the default backend (the GPU where there is one), about a third of them with
 // a broken argument. Valid calls give the CPU reference's bits; invalid ones throw fm::Error
 // with a message naming a parameter and leave both images untouched. Resident memory may not
 // grow by more than 16 MiB between the end of a warm-up and the end (not checked under
-// AddressSanitizer, whose quarantine holds freed memory; its leak check runs at exit).
+// AddressSanitizer, whose quarantine holds freed memory; its leak check runs at exit), nor free
+// device memory (CUDA builds on a GPU, the plane pipeline's idle buffers released) fall by more
+// than 8 MiB.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +18,11 @@
 
 #include "fastmedian/fastmedian.hpp"
 #include "support/test_images.hpp"
+#ifdef FASTMEDIAN_TEST_DEVICE_MEMORY
+#include <cuda_runtime_api.h>
+
+#include "cuda/plane_pipeline.hpp"
+#endif
 
 namespace fm = fastmedian;
 using fmtest::Stack;
@@ -48,6 +55,18 @@ long resident_bytes() {
     return resident * sysconf(_SC_PAGESIZE);
 }
 
+// Free device memory, the plane pipeline's cached buffers released; -1 without a GPU.
+long long free_device_bytes() {
+#ifdef FASTMEDIAN_TEST_DEVICE_MEMORY
+    if (fm::cuda_devices().empty()) return -1;
+    fastmedian::detail::release_idle_pipeline_contexts();
+    std::size_t free = 0, total = 0;
+    return cudaMemGetInfo(&free, &total) == cudaSuccess ? static_cast<long long>(free) : -1;
+#else
+    return -1;
+#endif
+}
+
 // One filter call: run(src, dst, reference) calls the filter with its options.
 using Call = std::function<void(const fm::ConstImageView&, const fm::ImageView&, bool)>;
 
@@ -75,6 +94,32 @@ Case random_median(std::mt19937& rng, bool valid, int planes) {
                 fm::MedianOptions r = o;
                 r.reference = ref;
                 fm::median2d(s, d, r);
+            },
+            what};
+}
+
+Case random_median3d(std::mt19937& rng, bool valid, int planes) {
+    (void)planes;
+    fm::Median3DOptions o;
+    o.window = rng() % 2 ? fm::Window3D::box(1 + 2 * static_cast<int>(rng() % 3),
+                                             1 + 2 * static_cast<int>(rng() % 3),
+                                             1 + 2 * static_cast<int>(rng() % 3))
+                         : fm::Window3D::ellipsoid(0.5 * (rng() % 6), 0.5 * (rng() % 6),
+                                                   0.5 * (rng() % 5));
+    o.border = fmtest::kAllBorders[rng() % 5];
+    o.cval = static_cast<double>(rng() % 300);
+    std::string what = "median3d";
+    if (!valid) {
+        switch (rng() % 3) {
+            case 0: o.window = fm::Window3D::box(3, 3, 2 * static_cast<int>(rng() % 5)); what += " even size_z"; break;
+            case 1: o.window = fm::Window3D::ellipsoid(1, -1.0 - rng() % 3, 1); what += " negative radius_y"; break;
+            default: o.window = fm::Window3D::ellipsoid(std::nan(""), 1, 1); what += " NaN radius_x"; break;
+        }
+    }
+    return {[o](const fm::ConstImageView& s, const fm::ImageView& d, bool ref) {
+                fm::Median3DOptions r = o;
+                r.reference = ref;
+                fm::median3d(s, d, r);
             },
             what};
 }
@@ -171,8 +216,12 @@ TEST(Soak, TenThousandRandomCallsEqualTheReferenceAndLeakNothing) {
     std::mt19937 rng(20261123);
     int valid_calls = 0, invalid_calls = 0;
     long after_warm_up = 0;
+    long long device_after_warm_up = -1;
     for (int i = 0; i < kCalls; ++i) {
-        if (i == kWarmUp) after_warm_up = resident_bytes();
+        if (i == kWarmUp) {
+            after_warm_up = resident_bytes();
+            device_after_warm_up = free_device_bytes();
+        }
         const fm::PixelType type = fmtest::kAllTypes[rng() % 3];
         const int width = 1 + static_cast<int>(rng() % 40), height = 1 + static_cast<int>(rng() % 30);
         const int planes = 1 + static_cast<int>(rng() % 4);
@@ -181,10 +230,11 @@ TEST(Soak, TenThousandRandomCallsEqualTheReferenceAndLeakNothing) {
         fmtest::fill_random(src, rng(), rng() % 3 == 0 ? 3 : 0);
         if (type == fm::PixelType::f32 && rng() % 4 == 0) fmtest::add_specials(src, rng(), 0.2);
         Case c;
-        switch (rng() % 4) {
+        switch (rng() % 5) {
             case 0: c = random_median(rng, valid, planes); break;
             case 1: c = random_temporal(rng, valid, planes); break;
             case 2: c = random_background(rng, valid, planes); break;
+            case 3: c = random_median3d(rng, valid, planes); break;
             default: c = random_convolve(rng, valid, planes); break;
         }
         const std::string what = c.what + " " + fm::pixel_type_name(type) + " " +
@@ -215,4 +265,11 @@ TEST(Soak, TenThousandRandomCallsEqualTheReferenceAndLeakNothing) {
     std::printf("soak: %d valid and %d invalid calls; resident memory %+ld KiB after the warm-up\n",
                 valid_calls, invalid_calls, growth / 1024);
     if (!kAddressSanitizer) EXPECT_LT(growth, 16L << 20);
+    if (device_after_warm_up >= 0) {
+        const long long device_growth = device_after_warm_up - free_device_bytes();
+        std::printf("soak: device memory %+lld KiB after the warm-up\n", device_growth / 1024);
+        // Kernels met for the first time after the warm-up load lazily into device memory: a
+        // few MiB at most, where leaking one buffer per call would lose far more.
+        EXPECT_LT(device_growth, 8LL << 20);
+    }
 }

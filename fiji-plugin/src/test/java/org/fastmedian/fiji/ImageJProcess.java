@@ -42,6 +42,11 @@ final class ImageJProcess {
      * (-Dimagej.timeout.seconds) or exits with an error.
      */
     static String run(Path dir, String macro) throws Exception {
+        return run(dir, macro, System.getProperty("fastmedian.library"));
+    }
+
+    /** As run(dir, macro), with ImageJ given {@code -Dfastmedian.library=library} (if not null). */
+    static String run(Path dir, String macro, String library) throws Exception {
         Files.createDirectories(dir);
         Path macroFile = dir.resolve("cases.ijm");
         Files.write(macroFile, macro.getBytes(StandardCharsets.UTF_8));
@@ -49,7 +54,6 @@ final class ImageJProcess {
         List<String> command = new ArrayList<>(List.of("xvfb-run", "-a",
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dplugins.dir=" + PluginsFolder.create(dir.resolve("imagej"))));
-        String library = System.getProperty("fastmedian.library");
         if (library != null) command.add("-Dfastmedian.library=" + library);
         command.addAll(List.of("-cp", imagejJar().toString(), "ij.ImageJ", "-batch",
                 macroFile.toString()));
