@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Generates kernels/generated/median3d_tiled/: 3D median networks that compute a tile of
 outputs per thread by hierarchical tiling, for the 3D windows served fast (boxes 3x3x3 and
-5x5x5, ImageJ's ellipsoids of radius 1 and 2). One CUDA source per window (the networks and
-the kernel's launch for them), windows.cuh (what they export and the dispatch) and
-sources.cmake.
+5x5x5, ImageJ's ellipsoids of radius 1 and 2). networks.cuh holds the networks as host-device
+code, shared by the CUDA kernels and the CPU backend (which runs them with a vector lane per
+output column); one CUDA source per window (the kernel's launch for its networks), windows.cuh
+(what they export and the dispatch) and sources.cmake.
 
     python3 tools/gen_cuda_tiled_medians3d.py            # rewrite the files
     python3 tools/gen_cuda_tiled_medians3d.py --check    # fail if they are out of date (a CTest)
     python3 tools/gen_cuda_tiled_medians3d.py --tile box5=2x2x1   # another tile, to measure
+    python3 tools/gen_cuda_tiled_medians3d.py --cpu-tile box5=1x2x1   # another CPU tile
 
 The method is that of tools/gen_cuda_tiled_medians.py (whose Graph and Batcher merges this
 reuses), over sets of voxels instead of rectangles, so any window shape works: a set of
@@ -54,6 +56,12 @@ WINDOWS = {
     "ellipsoid1": (imagej_ellipsoid(1), (2, 2, 2), (2, 2, 2)),
     "ellipsoid2": (imagej_ellipsoid(2), (2, 1, 2), (2, 1, 2)),
 }
+# Window name -> the CPU's tile: one output column per vector lane, so 1 wide, shared along y
+# and z only. Chosen by measurement on a 2-core AVX2 build machine (bench_median3d_cpu,
+# 256x256x64): over 1x1x1, box5 1x2x2 ran 2.5-3x and ellipsoid2 1x2x2 1.5-1.8x as fast; box3
+# and ellipsoid1 1x1x2 ran 1.2-1.6x, 1x2x2 no faster (1x2x1 was slower than 1x1x2 throughout;
+# the machine was shared, so figures within 20% count as ties).
+CPU_TILES = {"box3": (1, 1, 2), "box5": (1, 2, 2), "ellipsoid1": (1, 1, 2), "ellipsoid2": (1, 2, 2)}
 
 
 def tiled_network(offsets, tile):
@@ -155,14 +163,14 @@ def emit(name, offsets, tile):
             return names[v[1]]
         if v not in names:
             names[v] = "x{}_{}_{}".format(*v[1:])
-            body.append("        const std::uint32_t {} = in({}, {}, {});".format(names[v], *v[1:]))
+            body.append("        const auto {} = in({}, {}, {});".format(names[v], *v[1:]))
         return names[v]
 
     for i in need:
         kind, a, b = g.ops[i]
         sa, sb = value(a), value(b)
         names[i] = f"t{len(names)}"
-        body.append(f"        const std::uint32_t {names[i]} = L::{kind}({sa}, {sb});")
+        body.append(f"        const auto {names[i]} = L::{kind}({sa}, {sb});")
     for (ox, oy, oz), v in outputs:
         body.append(f"        out({ox}, {oy}, {oz}, {value(v)});")
     count = tile[0] * tile[1] * tile[2]
@@ -173,10 +181,10 @@ def emit(name, offsets, tile):
         f"struct {struct_name(name, tile)} {{",
         f"    static constexpr int kRadiusX = {radius[0]}, kRadiusY = {radius[1]}, kRadiusZ = {radius[2]};",
         f"    static constexpr int kTileW = {tile[0]}, kTileH = {tile[1]}, kTileD = {tile[2]};",
-        "    // in(c, r, p): the key at column c, row r, plane p of the tile's inputs (the box from",
-        "    // the first output's window corner); out(x, y, z, key): the median of output (x, y, z).",
+        "    // in(c, r, p): the keys at column c, row r, plane p of the tile's inputs (the box from",
+        "    // the first output's window corner); out(x, y, z, keys): the median of output (x, y, z).",
         "    template <class L, class In, class Out>",
-        "    __device__ __forceinline__ static void run(const In& in, const Out& out) {",
+        "    FM_HD static void run(const In& in, const Out& out) {",
         *body,
         "    }",
         "};",
@@ -185,22 +193,15 @@ def emit(name, offsets, tile):
 
 
 def window_source(name):
-    offsets, packed_tile, scalar_tile = WINDOWS[name]
+    _, packed_tile, scalar_tile = WINDOWS[name]
     packed, scalar = struct_name(name, packed_tile), struct_name(name, scalar_tile)
-    networks = emit(name, offsets, packed_tile)
-    if scalar != packed:
-        networks += emit(name, offsets, scalar_tile)
     return "\n".join(HEADER + [
-        f"// The {name} 3D median's networks and launch (median3d_tiled_kernel.cuh).",
+        f"// The {name} 3D median's launch (median3d_tiled_kernel.cuh) for its networks.",
+        "#include \"generated/median3d_tiled/networks.cuh\"",
         "#include \"generated/median3d_tiled/windows.cuh\"",
         "#include \"median3d_tiled_kernel.cuh\"",
         "",
         "namespace fastmedian::kernels::tiled3d {",
-        "",
-        "namespace {",
-        "",
-        *networks,
-        "}  // namespace",
         "",
         f"cudaError_t launch_{name}(PixelType type, const VolumeArgs& a, cudaStream_t stream) {{",
         f"    return launch<{packed}, {scalar}>(type, a, stream);",
@@ -223,6 +224,45 @@ def runs_of(offsets):
     return rz, ry, runs
 
 
+def runs_match(offsets, indent):
+    """C++ lines testing the arguments radius_z, radius_y, half_width, entries against a
+    window's runs; the statement to run on a match follows them."""
+    rz, ry, runs = runs_of(offsets)
+    return [f"{indent}static constexpr int kRuns[] = {{{', '.join(map(str, runs))}}};",
+            f"{indent}if (radius_z == {rz} && radius_y == {ry} && entries == {len(runs)} &&",
+            f"{indent}    std::equal(kRuns, kRuns + {len(runs)}, half_width))"]
+
+
+def networks_header():
+    out = HEADER + [
+        "// The tiled 3D median networks, host-device code shared by the CUDA kernels (<window>.cu)",
+        "// and the CPU backend (cpu/median3d_network_kernel.hpp), and the CPU's network by window.",
+        "#pragma once",
+        "",
+        "#include <algorithm>",
+        "",
+        "#include \"fm_hd.cuh\"",
+        "",
+        "namespace fastmedian::kernels::tiled3d {",
+        "",
+    ]
+    emitted = set()
+    for name, (offsets, packed_tile, scalar_tile) in WINDOWS.items():
+        for tile in (packed_tile, scalar_tile, CPU_TILES[name]):
+            if struct_name(name, tile) not in emitted:
+                emitted.add(struct_name(name, tile))
+                out += emit(name, offsets, tile)
+    out += ["// Calls f(Net{}) with the CPU's network for a window given as runs (core/footprint3d.hpp)",
+            "// and returns true, or returns false if none serves it.",
+            "template <class F>",
+            "bool with_cpu_network(int radius_z, int radius_y, const int* half_width, int entries, F&& f) {"]
+    for name, (offsets, _, _) in WINDOWS.items():
+        out += [f"    {{  // {name}", *runs_match(offsets, "        "),
+                f"            return f({struct_name(name, CPU_TILES[name])}{{}}), true;", "    }"]
+    out += ["    return false;", "}", "", "}  // namespace fastmedian::kernels::tiled3d", ""]
+    return "\n".join(out)
+
+
 def windows_header():
     out = HEADER + [
         "// The 3D windows with a tiled network (<window>.cu), and the dispatch by window runs.",
@@ -242,13 +282,8 @@ def windows_header():
             "using Launch = cudaError_t (*)(PixelType, const VolumeArgs&, cudaStream_t);",
             "inline Launch launch_for(int radius_z, int radius_y, const int* half_width, int entries) {"]
     for name, (offsets, _, _) in WINDOWS.items():
-        rz, ry, runs = runs_of(offsets)
-        out += [f"    {{  // {name}",
-                f"        static constexpr int kRuns[] = {{{', '.join(map(str, runs))}}};",
-                f"        if (radius_z == {rz} && radius_y == {ry} && entries == {len(runs)} &&",
-                f"            std::equal(kRuns, kRuns + {len(runs)}, half_width))",
-                f"            return launch_{name};",
-                "    }"]
+        out += [f"    {{  // {name}", *runs_match(offsets, "        "),
+                f"            return launch_{name};", "    }"]
     out += ["    return nullptr;", "}", "", "}  // namespace fastmedian::kernels::tiled3d", ""]
     out.insert(out.index("#include <cuda_runtime_api.h>"), "#include <algorithm>\n")
     return "\n".join(out)
@@ -257,6 +292,7 @@ def windows_header():
 def generate():
     """{file name: text} of everything in OUT."""
     files = {f"{name}.cu": window_source(name) for name in WINDOWS}
+    files["networks.cuh"] = networks_header()
     files["windows.cuh"] = windows_header()
     files["sources.cmake"] = "\n".join(
         ["# GENERATED by tools/gen_cuda_tiled_medians3d.py; do not edit.", "set(FASTMEDIAN_TILED3D_SOURCES"]
@@ -265,13 +301,19 @@ def generate():
 
 
 def main():
+    cpu = False  # whether the NAME=WxHxD that follows sets the CPU's tile
     for arg in sys.argv[1:]:
-        if arg.startswith("--tile="):
-            arg = arg[len("--tile="):]
-        if "=" in arg and not arg.startswith("--"):  # NAME=WxHxD: both lane kinds take it
+        flag, _, rest = arg.partition("=")
+        if flag in ("--tile", "--cpu-tile"):
+            cpu, arg = flag == "--cpu-tile", rest
+        if "=" in arg and not arg.startswith("--"):  # NAME=WxHxD: the CPU's, or both lane kinds'
             name, tile = arg.split("=")
             tile = tuple(int(t) for t in tile.split("x"))
-            WINDOWS[name] = (WINDOWS[name][0], tile, tile)
+            if cpu:
+                assert tile[0] == 1, "a CPU tile is one column wide"
+                CPU_TILES[name] = tile
+            else:
+                WINDOWS[name] = (WINDOWS[name][0], tile, tile)
     files = generate()
     if "--check" in sys.argv[1:]:
         present = {p.name for p in OUT.glob("*")} if OUT.exists() else set()

@@ -1,5 +1,6 @@
 // The 3D median's window, validation, and CPU backend and reference against an independent
 // naive median: random volumes, ties, float specials, odd sizes, every border and window shape.
+// The CPU tests also run on the portable kernels (tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -133,6 +134,30 @@ TEST(Median3DCpu, RandomEveryTypeBorderAndWindow) {
                 fmtest::fill_random(src, seed++);
                 expect_matches_naive(src, w, b, 11.0, false, label(t, b, w));
             }
+}
+
+TEST(Median3DCpu, NetworkWindowsEveryTypeBorderAndVectorTail) {
+    // The windows with a network run it on 32, 16 or 8 columns at a time (u8, u16, f32 keys
+    // with AVX2; 1 portable): widths around those steps, a single column, volumes smaller than
+    // the window, and one large enough to be split among threads.
+    const fm::Window3D windows[] = {fm::Window3D::box(3), fm::Window3D::box(5),
+                                    fm::Window3D::ellipsoid(1), fm::Window3D::ellipsoid(2)};
+    const std::int64_t sizes[][3] = {{1, 1, 1},  {1, 5, 3},  {2, 2, 2},  {7, 3, 2},  {8, 2, 3},
+                                     {9, 5, 1},  {15, 1, 2}, {16, 3, 3}, {17, 2, 5}, {31, 4, 2},
+                                     {32, 1, 1}, {33, 3, 4}, {47, 2, 3}, {71, 37, 9}};
+    std::uint32_t seed = 100;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (const fm::Window3D& w : windows)
+                for (const auto& size : sizes) {
+                    Stack src(t, size[0], size[1], size[2]);
+                    fmtest::fill_random(src, seed, seed % 3 == 0 ? 3 : 0);  // a third tie-heavy
+                    if (t == fm::PixelType::f32 && seed % 2 == 0) fmtest::add_specials(src, seed, 0.2);
+                    ++seed;
+                    expect_matches_naive(src, w, b, 7.0, false,
+                                         label(t, b, w) + " " + std::to_string(size[0]) + "x" +
+                                             std::to_string(size[1]) + "x" + std::to_string(size[2]));
+                }
 }
 
 TEST(Median3DCpu, ReferenceMatchesNaive) {

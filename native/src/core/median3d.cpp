@@ -15,7 +15,7 @@ RunInfo median3d(const ConstImageView& src, const ImageView& dst, const Median3D
     detail::validate_median3d(src, dst, options);
     const detail::Footprint3D fp = detail::make_footprint3d(options.window);
     if (options.reference) {
-        detail::median3d_cpu(src, dst, fp, options.border, options.cval, 1);
+        detail::median3d_cpu(src, dst, fp, options.border, options.cval, true);
         return detail::cpu_run_info();
     }
     const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory);
@@ -26,7 +26,7 @@ RunInfo median3d(const ConstImageView& src, const ImageView& dst, const Median3D
         return info;
     }
 #endif
-    detail::median3d_cpu(src, dst, fp, options.border, options.cval, 0);
+    detail::median3d_cpu(src, dst, fp, options.border, options.cval, false);
     return info;
 }
 

@@ -1,12 +1,14 @@
 // The kernels built twice, for AVX2 (kernels_avx2.cpp, compiled with -mavx2) and for any CPU
 // (kernels_portable.cpp): small windows by generated selection networks vectorised across
-// neighbouring pixels (squares 1..7, ImageJ circles up to radius 3), the temporal median of up
+// neighbouring pixels (squares 1..7, ImageJ circles up to radius 3), the same for 3D windows
+// (boxes 3 and 5, ImageJ ellipsoids of radius 1 and 2), the temporal median of up
 // to 10 frames, and the float <-> key conversions around every kernel.
 #pragma once
 
 #include <cstdint>
 
 #include "core/footprint.hpp"
+#include "core/footprint3d.hpp"
 #include "cpu/key_block.hpp"
 
 namespace fastmedian::detail {
@@ -22,6 +24,19 @@ template <class K>
 void network_median_portable(const KeyBlock<K>& block, const Footprint& fp, K* scratch);
 template <class K>
 void network_median_avx2(const KeyBlock<K>& block, const Footprint& fp, K* scratch);
+
+// The output rows (y) and planes (z) the 3D network serving this window computes per run;
+// 0 x 0 if no network serves it.
+struct NetworkTile3D {
+    int rows = 0, planes = 0;
+};
+NetworkTile3D network3d_tile(const Footprint3D& fp);
+
+// Filters the block; expects network3d_tile(fp) to be a tile.
+template <class K>
+void network3d_median_portable(const VolumeKeyBlock<K>& block, const Footprint3D& fp);
+template <class K>
+void network3d_median_avx2(const VolumeKeyBlock<K>& block, const Footprint3D& fp);
 
 // Whether to run the AVX2 builds: built in, supported by this CPU, and not turned off with
 // FASTMEDIAN_CPU_AVX2=0 (which tests use to check the portable kernels on AVX2 machines).

@@ -3,6 +3,7 @@
 #include "cpu/frame_network_kernel.hpp"
 #include "cpu/isa_kernels.hpp"
 #include "cpu/key_convert.hpp"
+#include "cpu/median3d_network_kernel.hpp"
 #include "cpu/network_kernel.hpp"
 
 namespace fastmedian::detail {
@@ -15,6 +16,15 @@ void network_median_avx2(const KeyBlock<K>& block, const Footprint& fp, K* scrat
 template void network_median_avx2(const KeyBlock<std::uint8_t>&, const Footprint&, std::uint8_t*);
 template void network_median_avx2(const KeyBlock<std::uint16_t>&, const Footprint&, std::uint16_t*);
 template void network_median_avx2(const KeyBlock<std::uint32_t>&, const Footprint&, std::uint32_t*);
+
+template <class K>
+void network3d_median_avx2(const VolumeKeyBlock<K>& block, const Footprint3D& fp) {
+    network3d_median<Avx2Lanes<K>>(block, fp);
+}
+
+template void network3d_median_avx2(const VolumeKeyBlock<std::uint8_t>&, const Footprint3D&);
+template void network3d_median_avx2(const VolumeKeyBlock<std::uint16_t>&, const Footprint3D&);
+template void network3d_median_avx2(const VolumeKeyBlock<std::uint32_t>&, const Footprint3D&);
 
 template <class K>
 void frame_network_avx2(const K* const* rows, int n, std::int64_t width, K* out) {

@@ -3,6 +3,7 @@
 #include "cpu/frame_network_kernel.hpp"
 #include "cpu/isa_kernels.hpp"
 #include "cpu/key_convert.hpp"
+#include "cpu/median3d_network_kernel.hpp"
 #include "cpu/network_kernel.hpp"
 
 namespace fastmedian::detail {
@@ -15,6 +16,15 @@ void network_median_portable(const KeyBlock<K>& block, const Footprint& fp, K* s
 template void network_median_portable(const KeyBlock<std::uint8_t>&, const Footprint&, std::uint8_t*);
 template void network_median_portable(const KeyBlock<std::uint16_t>&, const Footprint&, std::uint16_t*);
 template void network_median_portable(const KeyBlock<std::uint32_t>&, const Footprint&, std::uint32_t*);
+
+template <class K>
+void network3d_median_portable(const VolumeKeyBlock<K>& block, const Footprint3D& fp) {
+    network3d_median<ScalarLanes<K>>(block, fp);
+}
+
+template void network3d_median_portable(const VolumeKeyBlock<std::uint8_t>&, const Footprint3D&);
+template void network3d_median_portable(const VolumeKeyBlock<std::uint16_t>&, const Footprint3D&);
+template void network3d_median_portable(const VolumeKeyBlock<std::uint32_t>&, const Footprint3D&);
 
 template <class K>
 void frame_network_portable(const K* const* rows, int n, std::int64_t width, K* out) {
@@ -37,6 +47,14 @@ bool has_network(const Footprint& fp) {
     return kernels::networks::with_network(
         fp.half_width.data(), static_cast<int>(fp.half_width.size()),
         [](auto) {});
+}
+
+NetworkTile3D network3d_tile(const Footprint3D& fp) {
+    NetworkTile3D tile;
+    kernels::tiled3d::with_cpu_network(
+        fp.radius_z, fp.radius_y, fp.half_width.data(), static_cast<int>(fp.half_width.size()),
+        [&](auto net) { tile = {decltype(net)::kTileH, decltype(net)::kTileD}; });
+    return tile;
 }
 
 }  // namespace fastmedian::detail

@@ -23,4 +23,16 @@ struct KeyBlock {
     int rows = 0;
 };
 
+// What the 3D network kernels work on: the rows x planes output rows of one network tile
+// (median3d_network_kernel.hpp) and the padded key rows their windows reach.
+template <class K>
+struct VolumeKeyBlock {
+    // (planes + 2 * radius_z) x (rows + 2 * radius_y) rows of width + 2 * radius_x keys (and
+    // slack), plane after plane: in[p * (rows + 2 * radius_y) + r][c] is the voxel at (column
+    // c - radius_x, row r - radius_y, plane p - radius_z) relative to the tile's first output.
+    const K* const* in = nullptr;
+    K* const* out = nullptr;  // rows of width keys (and slack): out[z * rows + y]
+    std::int64_t width = 0;
+};
+
 }  // namespace fastmedian::detail

@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/constant_value.hpp"
 #include "cpu/border_table.hpp"
+#include "cpu/isa_kernels.hpp"
+#include "cpu/key_block.hpp"
+#include "cpu/key_of.hpp"
 #include "cpu/parallel.hpp"
 #include "order_key.cuh"
 
@@ -14,6 +19,120 @@ namespace fastmedian::detail {
 namespace {
 
 using kernels::OrderKey;
+
+// Below this many voxels a call runs on the caller's thread alone.
+constexpr std::int64_t kMinVoxelsForThreads = 1 << 14;
+
+// The windows with a network (isa_kernels.hpp): tiles of output rows and planes at a time.
+template <class T>
+class NetworkFilter3D {
+public:
+    using K = typename KeyOf<T>::type;
+
+    NetworkFilter3D(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
+                    NetworkTile3D tile, Border border, double cval)
+        : src_(src), dst_(dst), fp_(fp), tile_(tile),
+          xs_(border_table(src.width, fp.radius_x, border)),
+          ys_(border_table(src.height, fp.radius_y, border)),
+          zs_(border_table(src.planes, fp.radius_z, border)),
+          outside_(static_cast<K>(OrderKey<T>::to_key(constant_value<T>(cval)))),
+          avx2_(use_avx2_kernels()),
+          in_keys_(src.width + 2 * fp.radius_x + kRowSlackKeys),
+          out_stride_(src.width + kRowSlackKeys) {}
+
+    // Filters rows [y0, y1) of the tile's planes from z0, tile by tile. Each input plane's
+    // padded rows live in a ring of tile rows + 2 * radius_y slots, so each source row is padded
+    // once per band.
+    void run(std::int64_t z0, std::int64_t y0, std::int64_t y1) const {
+        const int rows = tile_.rows + 2 * fp_.radius_y, planes = tile_.planes + 2 * fp_.radius_z;
+        std::vector<K> ring(static_cast<std::size_t>(planes * rows * in_keys_));
+        std::vector<const K*> in(static_cast<std::size_t>(planes * rows));
+        std::vector<K> out(static_cast<std::size_t>(tile_.planes * tile_.rows * out_stride_));
+        std::vector<K*> out_rows(static_cast<std::size_t>(tile_.planes * tile_.rows));
+        for (std::size_t i = 0; i < out_rows.size(); ++i) out_rows[i] = out.data() + i * out_stride_;
+        // Padded row i (source row i - radius_y, relative to y0) of plane p lives in slot i % rows.
+        auto slot = [&](int p, std::int64_t i) {
+            return ring.data() + (p * rows + i % rows) * in_keys_;
+        };
+        std::int64_t padded = 0;
+        for (std::int64_t y = y0; y < y1; y += tile_.rows) {
+            const std::int64_t first = y - y0, end = first + rows;
+            for (; padded < end; ++padded)
+                for (int p = 0; p < planes; ++p)
+                    pad_row(source(zs_, z0 + p), source(ys_, y0 + padded), slot(p, padded));
+            for (int p = 0; p < planes; ++p)
+                for (int r = 0; r < rows; ++r) in[p * rows + r] = slot(p, first + r);
+            const VolumeKeyBlock<K> block{in.data(), out_rows.data(), src_.width};
+            if (avx2_) network3d_median_avx2(block, fp_);
+            else network3d_median_portable(block, fp_);
+            for (int z = 0; z < tile_.planes && z0 + z < src_.planes; ++z)
+                for (int r = 0; r < tile_.rows && y + r < y1; ++r)
+                    from_keys(out_rows[z * tile_.rows + r],
+                              reinterpret_cast<T*>(dst_.row(z0 + z, y + r)));
+        }
+    }
+
+private:
+    // Entry i of a border table; -1 (the constant) past its end, for a tile's rows and planes
+    // beyond the volume, whose outputs are not written.
+    static std::int64_t source(const std::vector<std::int64_t>& table, std::int64_t i) {
+        return i < static_cast<std::int64_t>(table.size()) ? table[i] : -1;
+    }
+
+    void to_keys(const T* pixels, K* keys) const {
+        if constexpr (std::is_same_v<T, K>) std::memcpy(keys, pixels, src_.width * sizeof(K));
+        else if (avx2_) float_to_keys_avx2(pixels, src_.width, keys);
+        else float_to_keys_portable(pixels, src_.width, keys);
+    }
+    void from_keys(const K* keys, T* pixels) const {
+        if constexpr (std::is_same_v<T, K>) std::memcpy(pixels, keys, src_.width * sizeof(K));
+        else if (avx2_) keys_to_float_avx2(keys, src_.width, pixels);
+        else keys_to_float_portable(keys, src_.width, pixels);
+    }
+
+    // Keys of source row (sz, sy) (-1: the constant) extended by radius_x on both sides.
+    void pad_row(std::int64_t sz, std::int64_t sy, K* keys) const {
+        const std::int64_t w = src_.width, rx = fp_.radius_x;
+        if (sz < 0 || sy < 0) {
+            std::fill(keys, keys + w + 2 * rx, outside_);
+            return;
+        }
+        const T* s = reinterpret_cast<const T*>(src_.row(sz, sy));
+        auto key = [&](std::int64_t sx) {
+            return sx < 0 ? outside_ : static_cast<K>(OrderKey<T>::to_key(s[sx]));
+        };
+        for (std::int64_t p = 0; p < rx; ++p) keys[p] = key(xs_[p]);
+        to_keys(s, keys + rx);
+        for (std::int64_t p = rx + w; p < w + 2 * rx; ++p) keys[p] = key(xs_[p]);
+    }
+
+    const ConstImageView& src_;
+    const ImageView& dst_;
+    const Footprint3D& fp_;
+    NetworkTile3D tile_;
+    std::vector<std::int64_t> xs_, ys_, zs_;
+    K outside_;
+    bool avx2_;
+    std::int64_t in_keys_, out_stride_;
+};
+
+template <class T>
+void network_filter3d(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
+                      NetworkTile3D tile, Border border, double cval) {
+    const NetworkFilter3D<T> filter(src, dst, fp, tile, border, cval);
+    const int threads =
+        src.width * src.height * src.planes < kMinVoxelsForThreads ? 1 : cpu_threads();
+    // Bands of whole tiles, about two tasks per thread, so that the last tasks even out.
+    const std::int64_t tiles_y = (src.height + tile.rows - 1) / tile.rows;
+    const std::int64_t tiles_z = (src.planes + tile.planes - 1) / tile.planes;
+    const std::int64_t bands =
+        std::clamp<std::int64_t>((2 * threads + tiles_z - 1) / tiles_z, 1, (src.height + 15) / 16);
+    parallel_for(tiles_z * bands, threads, [&](std::int64_t i) {
+        const std::int64_t z = i / bands, b = i % bands;
+        filter.run(z * tile.planes, tile.rows * (tiles_y * b / bands),
+                   std::min(src.height, tile.rows * (tiles_y * (b + 1) / bands)));
+    });
+}
 
 template <class T>
 void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
@@ -60,8 +179,17 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
 }  // namespace
 
 void median3d_cpu(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                  Border border, double cval, int threads) {
-    if (threads == 0) threads = cpu_threads();
+                  Border border, double cval, bool reference) {
+    const NetworkTile3D tile = reference ? NetworkTile3D{} : network3d_tile(fp);
+    if (tile.rows > 0) {
+        switch (src.type) {
+            case PixelType::u8: network_filter3d<std::uint8_t>(src, dst, fp, tile, border, cval); break;
+            case PixelType::u16: network_filter3d<std::uint16_t>(src, dst, fp, tile, border, cval); break;
+            case PixelType::f32: network_filter3d<float>(src, dst, fp, tile, border, cval); break;
+        }
+        return;
+    }
+    const int threads = reference ? 1 : cpu_threads();
     switch (src.type) {
         case PixelType::u8: median3d_typed<std::uint8_t>(src, dst, fp, border, cval, threads); break;
         case PixelType::u16: median3d_typed<std::uint16_t>(src, dst, fp, border, cval, threads); break;

@@ -1,7 +1,9 @@
-// The CPU 3D median: for each output row, the window's source rows are padded (border_index.cuh)
-// and turned into order keys (order_key.cuh) once; each voxel's window is then gathered from
-// them and its middle selected with std::nth_element. Rows run on all cores; with
-// `threads` = 1 it is the reference that Median3DOptions::reference runs.
+// The CPU 3D median. Windows with a generated network (boxes 3 and 5, ImageJ ellipsoids of
+// radius 1 and 2) run it vectorised across neighbouring voxels (isa_kernels.hpp). Others, and
+// the reference that Median3DOptions::reference runs, sort: for each output row, the window's
+// source rows are padded (border_index.cuh) and turned into order keys (order_key.cuh) once;
+// each voxel's window is then gathered from them and its middle selected with
+// std::nth_element. Both run on all cores; the reference on one thread.
 #pragma once
 
 #include "core/footprint3d.hpp"
@@ -10,8 +12,8 @@
 
 namespace fastmedian::detail {
 
-// Expects validated arguments. threads = 0: all cores.
+// Expects validated arguments. reference: the sort on one thread, whatever the window.
 void median3d_cpu(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                  Border border, double cval, int threads);
+                  Border border, double cval, bool reference);
 
 }  // namespace fastmedian::detail
