@@ -18,9 +18,15 @@ the first N//2 and last (N-1)//2 frames are moved inward, so those outputs read 
 beyond themselves. See _frame_chunks for the chunking that makes the plain halo enough.
 
 On a cluster each worker runs the filter with the `backend` and `device` given: start each
-worker with its own CUDA_VISIBLE_DEVICES (one GPU, device 0) or use backend="cpu".
+worker with its own CUDA_VISIBLE_DEVICES (one GPU, device 0) or use backend="cpu". A worker
+process (started by a nanny, as LocalCluster and `dask worker` do) runs one task per thread, so
+there the CPU backend takes one thread per call (FASTMEDIAN_CPU_THREADS=1, set in the worker's
+environment before its first filter unless that environment already sets it), as the nanny's
+OMP_NUM_THREADS=1 does for NumPy.
 """
 import functools
+import os
+import threading
 
 import dask.array as da
 import numpy as np
@@ -99,9 +105,9 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     array for every chunking. Bad arguments raise now, not on compute."""
     stack = da.asarray(stack)
     p = temporal_params(stack.dtype, stack.shape, window, mode, offset, axis, backend, device)
-    block_filter = functools.partial(filters.temporal_median, window=p.window, mode=p.mode,
-                                     offset=p.offset, axis=0, backend=p.backend,
-                                     device=p.device)
+    block_filter = _on_worker(functools.partial(filters.temporal_median, window=p.window,
+                                                mode=p.mode, offset=p.offset, axis=0,
+                                                backend=p.backend, device=p.device))
     frames_first = da.moveaxis(stack, p.axis, 0)
     chunks = (_frame_chunks(frames_first.chunks[0], p.window),) + frames_first.chunks[1:]
     frames_first_chunks = frames_first.chunks
@@ -167,6 +173,31 @@ def _map_with_halo(block_filter, image, halo, periodic, dtype=None):
             chunks[axis] = (image.shape[axis],)
         depth[axis] = reach if len(chunks[axis]) > 1 else 0
     result = image.rechunk(tuple(chunks)).map_overlap(
-        block_filter, depth=depth, boundary="periodic" if periodic else "none",
+        _on_worker(block_filter), depth=depth, boundary="periodic" if periodic else "none",
         dtype=dtype, meta=np.empty((0,) * image.ndim, dtype))
     return result.rechunk(image.chunks)
+
+
+_THREADS = "FASTMEDIAN_CPU_THREADS"
+_environ_lock = threading.Lock()
+
+
+def _on_worker(block_filter):
+    return functools.partial(_run_block, block_filter)
+
+
+def _run_block(block_filter, block):
+    """block_filter(block), in a nanny's worker process on one CPU thread per call (see above)."""
+    if _THREADS not in os.environ and _in_worker_process():
+        # Under the lock and before the first call that reads it: setenv must not race getenv.
+        with _environ_lock:
+            os.environ.setdefault(_THREADS, "1")
+    return block_filter(block)
+
+
+def _in_worker_process():
+    try:
+        from distributed import get_worker
+        return bool(get_worker().nanny)
+    except (ImportError, ValueError):
+        return False

@@ -1,6 +1,7 @@
 """Filtering Zarr arrays on disk chunk by chunk, through fastmedian.dask: a volume larger than
 memory streams through, on the current dask scheduler (a dask.distributed Client when one is
-active, else threads in this process)."""
+active, else threads in this process). Worker processes filter on one CPU thread per call, as
+fastmedian.dask says."""
 import dask.array as da
 
 from . import dask as fmdask

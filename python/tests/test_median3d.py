@@ -1,6 +1,9 @@
 """The 3D median (size=(kz, ky, kx), radius=(rz, ry, rx) on a 3D array) against
 scipy.ndimage.median_filter with the 3D footprint, on the shared bead stack and random volumes
-with ties; float NaN against a sorting reference; fastmedian.dask against the direct call."""
+with ties; float NaN against a sorting reference; fastmedian.dask against the direct call; the
+CPU threads from FASTMEDIAN_CPU_THREADS, one per call in Dask's worker processes."""
+import os
+
 import dask.array as da
 import numpy as np
 import pytest
@@ -135,6 +138,33 @@ def test_dask_on_a_cluster_of_two_worker_processes(client, mode):
                                          radius=(2, 2, 2), mode=mode)
     assert_same_bits(client.compute(lazy).result(),
                      fastmedian.median_filter(VOLUME, radius=(2, 2, 2), mode=mode))
+
+
+def test_cpu_threads_from_the_environment(monkeypatch):
+    """Read at every call: any thread count gives the same bits; anything but a positive
+    integer is refused, naming the variable."""
+    want = fastmedian.median_filter(VOLUME, size=(3, 3, 3), backend="cpu")
+    for threads in ("1", "3"):
+        monkeypatch.setenv("FASTMEDIAN_CPU_THREADS", threads)
+        assert_same_bits(fastmedian.median_filter(VOLUME, size=(3, 3, 3), backend="cpu"), want)
+    monkeypatch.setenv("FASTMEDIAN_CPU_THREADS", "0")
+    with pytest.raises(ValueError, match="FASTMEDIAN_CPU_THREADS"):
+        fastmedian.median_filter(VOLUME, size=(3, 3, 3), backend="cpu")
+
+
+def test_dask_workers_filter_on_one_cpu_thread_each(client):
+    """Worker processes get FASTMEDIAN_CPU_THREADS=1 (unless they inherited a value) once they
+    have filtered; this process, on the threaded scheduler, is left as it was."""
+    before = os.environ.get("FASTMEDIAN_CPU_THREADS")
+    lazy = fastmedian.dask.median_filter(da.from_array(VOLUME, chunks=(3, 10, 23)),
+                                         size=(3, 3, 3), backend="cpu")
+    want = lazy.compute(scheduler="threads")
+    assert os.environ.get("FASTMEDIAN_CPU_THREADS") == before
+    workers = list(client.scheduler_info()["workers"])
+    for worker in workers:
+        assert_same_bits(client.compute(lazy, workers=[worker]).result(), want)
+    assert client.run(os.getenv, "FASTMEDIAN_CPU_THREADS") == \
+        {worker: before or "1" for worker in workers}
 
 
 def test_dask_bad_arguments_raise_before_compute():

@@ -3,8 +3,10 @@
 // The CPU tests also run on the portable kernels (tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string>
 
 #include "fastmedian/fastmedian.hpp"
 #include "support/naive_median3d.hpp"
@@ -189,4 +191,30 @@ TEST(Median3DCpu, TiesSpecialsAndWindowsLargerThanTheVolume) {
             expect_matches_naive(src, fm::Window3D::box(3), b,
                                  std::numeric_limits<double>::quiet_NaN(), false, "float specials");
         }
+}
+
+TEST(Median3DCpu, ThreadsFromTheEnvironment) {
+    // FASTMEDIAN_CPU_THREADS sets the CPU backend's threads: every count gives the same bits,
+    // and anything but a positive integer is refused, naming the variable.
+    Stack src(fm::PixelType::u16, 40, 33, 9);
+    fmtest::fill_random(src, 900);
+    for (const char* threads : {"1", "3", "64"}) {
+        setenv("FASTMEDIAN_CPU_THREADS", threads, 1);
+        expect_matches_naive(src, fm::Window3D::box(3), fm::Border::reflect, 0.0, false,
+                             std::string("threads ") + threads);
+    }
+    Stack out(src.type, src.width, src.height, src.planes);
+    fm::Median3DOptions o;
+    o.backend = fm::Backend::cpu;
+    for (const char* bad : {"0", "-2", "two", "", "1x", "99999999999"}) {
+        setenv("FASTMEDIAN_CPU_THREADS", bad, 1);
+        try {
+            fm::median3d(src.cview(), out.view(), o);
+            ADD_FAILURE() << "accepted FASTMEDIAN_CPU_THREADS='" << bad << "'";
+        } catch (const fm::Error& e) {
+            EXPECT_EQ(e.code(), fm::ErrorCode::invalid_argument);
+            EXPECT_NE(std::string(e.what()).find("FASTMEDIAN_CPU_THREADS"), std::string::npos);
+        }
+    }
+    unsetenv("FASTMEDIAN_CPU_THREADS");
 }

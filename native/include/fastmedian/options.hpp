@@ -39,6 +39,9 @@ struct Window {
 // Throws Error naming the parameter for an invalid window.
 std::vector<int> window_half_widths(const Window& window);
 
+// cpu runs on every hardware thread, or on n of them where the environment variable
+// FASTMEDIAN_CPU_THREADS is n (read by each call; e.g. 1 for one core per Dask worker); the
+// results are the same bits.
 enum class Backend { automatic, cpu, cuda };
 
 const char* backend_name(Backend backend) noexcept;

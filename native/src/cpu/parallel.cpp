@@ -2,15 +2,32 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
 #include <exception>
+#include <limits>
 #include <mutex>
+#include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
 
+#include "fastmedian/errors.hpp"
+
 namespace fastmedian::detail {
 
-int cpu_threads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+int cpu_threads() {
+    const char* env = std::getenv("FASTMEDIAN_CPU_THREADS");
+    if (env == nullptr) return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || errno != 0 || n < 1 || n > std::numeric_limits<int>::max())
+        throw Error(ErrorCode::invalid_argument,
+                    std::string("FASTMEDIAN_CPU_THREADS must be a positive integer, got '") + env +
+                        "'");
+    return static_cast<int>(n);
+}
 
 void parallel_for(std::int64_t count, int threads,
                   const std::function<void(std::int64_t)>& body) {
