@@ -195,14 +195,17 @@ TEST(Median3DCpu, TiesSpecialsAndWindowsLargerThanTheVolume) {
 
 TEST(Median3DCpu, ThreadsFromTheEnvironment) {
     // FASTMEDIAN_CPU_THREADS sets the CPU backend's threads: every count gives the same bits,
-    // and anything but a positive integer is refused, naming the variable.
-    Stack src(fm::PixelType::u16, 40, 33, 9);
+    // and anything but a positive integer is refused, naming the variable. The volume is large
+    // enough (over 2^14 voxels) for the network path to ask for threads; the ellipsoid of radius
+    // 1.5 takes the gather-and-select path.
+    Stack src(fm::PixelType::u16, 40, 33, 17);
     fmtest::fill_random(src, 900);
-    for (const char* threads : {"1", "3", "64"}) {
-        setenv("FASTMEDIAN_CPU_THREADS", threads, 1);
-        expect_matches_naive(src, fm::Window3D::box(3), fm::Border::reflect, 0.0, false,
-                             std::string("threads ") + threads);
-    }
+    for (const char* threads : {"1", "3", "64"})
+        for (const fm::Window3D& w : {fm::Window3D::box(3), fm::Window3D::ellipsoid(1.5)}) {
+            setenv("FASTMEDIAN_CPU_THREADS", threads, 1);
+            expect_matches_naive(src, w, fm::Border::reflect, 0.0, false,
+                                 std::string("threads ") + threads + " " + fmtest::window3d_label(w));
+        }
     Stack out(src.type, src.width, src.height, src.planes);
     fm::Median3DOptions o;
     o.backend = fm::Backend::cpu;
