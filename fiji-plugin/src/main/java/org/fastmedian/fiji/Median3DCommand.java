@@ -9,6 +9,7 @@ import ij.plugin.filter.ExtendedPlugInFilter;
 import ij.plugin.filter.PlugInFilterRunner;
 import ij.process.ImageProcessor;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 import org.fastmedian.Backend;
 import org.fastmedian.FastMedian;
 import org.fastmedian.FastMedianException;
@@ -30,8 +31,8 @@ import org.fastmedian.RunInfo;
  * <p>The slices are the volume; a hyperstack's z-stack of each channel and time point is a
  * volume of its own. 8, 16 and 32-bit images, RGB images channel by channel. A selection is
  * ignored. The image is changed in place, without Undo, once every volume is filtered, so an
- * error (reported with the parameter at fault) changes nothing. Logs one line per run: backend,
- * device and time.
+ * error (reported with the parameter at fault) or Esc between volumes changes nothing; the
+ * progress bar counts volumes. Logs one line per run: backend, device and time.
  */
 public class Median3DCommand implements ExtendedPlugInFilter {
     private static final String TITLE = "3D Median (fastmedian)";
@@ -87,12 +88,18 @@ public class Median3DCommand implements ExtendedPlugInFilter {
         long start = System.nanoTime();
         Filtered result;
         try {
-            result = filter(imp, Median3DOptions.ellipsoid(x, y, z));
+            IJ.resetEscape();
+            result = filter(imp, Median3DOptions.ellipsoid(x, y, z), IJ::escapePressed);
+            IJ.showProgress(1.0);
         } catch (FastMedianException | IllegalArgumentException e) {
             IJ.error(TITLE, e.getMessage());
             return;
         } catch (OutOfMemoryError e) {
             IJ.outOfMemory(TITLE);
+            return;
+        }
+        if (result == null) {
+            IJ.log(TITLE + ": aborted (Esc); the image is unchanged");
             return;
         }
         ImageStack stack = imp.getStack();
@@ -126,6 +133,14 @@ public class Median3DCommand implements ExtendedPlugInFilter {
      * into new arrays; {@code imp} is not changed. RGB images channel by channel.
      */
     static Filtered filter(ImagePlus imp, Median3DOptions options) {
+        return filter(imp, options, () -> false);
+    }
+
+    /**
+     * As filter(imp, options), showing the progress by volume, and asking {@code stop} (Esc)
+     * before each volume after the first: null when it says to stop.
+     */
+    static Filtered filter(ImagePlus imp, Median3DOptions options, BooleanSupplier stop) {
         ImageStack in = imp.getStack();
         int width = in.getWidth(), height = in.getHeight(), n = width * height;
         int depth = imp.getNSlices();
@@ -136,8 +151,11 @@ public class Median3DCommand implements ExtendedPlugInFilter {
         RunInfo ran = null;
         // One array for a volume, slice after slice; SliceFilter's calls do the pixel types.
         Object volume = newPixels(in.getPixels(1), n * depth);
+        int volumes = imp.getNChannels() * imp.getNFrames(), done = 0;
         for (int c = 1; c <= imp.getNChannels(); c++)
             for (int t = 1; t <= imp.getNFrames(); t++) {
+                if (done > 0 && stop.getAsBoolean()) return null;
+                IJ.showProgress(done++, volumes);
                 int[] indexes = new int[depth];
                 for (int zi = 0; zi < depth; zi++) indexes[zi] = imp.getStackIndex(c, zi + 1, t);
                 for (int zi = 0; zi < depth; zi++)

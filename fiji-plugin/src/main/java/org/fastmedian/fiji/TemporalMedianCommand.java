@@ -12,6 +12,7 @@ import ij.plugin.filter.PlugInFilterRunner;
 import ij.process.ImageProcessor;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 import org.fastmedian.Backend;
 import org.fastmedian.FastMedian;
 import org.fastmedian.FastMedianException;
@@ -34,8 +35,9 @@ import org.fastmedian.TemporalOptions;
  * window key a macro gets the dialog's default: 50 frames (FTM2's), or all frames when fewer.
  *
  * <p>It creates a new image and leaves the original unchanged (so an error, reported with the
- * parameter at fault, changes nothing). A selection is ignored: whole frames are filtered. Logs
- * one line per run: backend, device and time.
+ * parameter at fault, changes nothing); Esc between library calls (bands of pixels) stops it
+ * with no image made, and the progress bar counts the bands. A selection is ignored: whole
+ * frames are filtered. Logs one line per run: backend, device and time.
  */
 public class TemporalMedianCommand implements ExtendedPlugInFilter {
     private static final String TITLE = "Temporal Median (fastmedian)";
@@ -107,12 +109,18 @@ public class TemporalMedianCommand implements ExtendedPlugInFilter {
         long start = System.nanoTime();
         Filtered result;
         try {
-            result = filter(imp, options, BAND_ELEMENTS);
+            IJ.resetEscape();
+            result = filter(imp, options, BAND_ELEMENTS, IJ::escapePressed);
+            IJ.showProgress(1.0);
         } catch (FastMedianException e) {
             IJ.error(TITLE, e.getMessage());
             return;
         } catch (OutOfMemoryError e) {
             IJ.outOfMemory(TITLE);
+            return;
+        }
+        if (result == null) {
+            IJ.log(TITLE + ": aborted (Esc); no image was made");
             return;
         }
         long nanos = System.nanoTime() - start;
@@ -185,6 +193,15 @@ public class TemporalMedianCommand implements ExtendedPlugInFilter {
      * least one pixel). RGB images are filtered channel by channel.
      */
     static Filtered filter(ImagePlus imp, TemporalOptions options, int bandElements) {
+        return filter(imp, options, bandElements, () -> false);
+    }
+
+    /**
+     * As filter(imp, options, bandElements), showing the progress, and asking {@code stop}
+     * (Esc) before each library call after the first: null when it says to stop.
+     */
+    static Filtered filter(ImagePlus imp, TemporalOptions options, int bandElements,
+            BooleanSupplier stop) {
         Frames frames = Frames.of(imp);
         ImageStack in = imp.getStack();
         int width = in.getWidth(), height = in.getHeight(), pixels = width * height;
@@ -201,8 +218,11 @@ public class TemporalMedianCommand implements ExtendedPlugInFilter {
                 inFrames[t] = in.getPixels(index);
                 outFrames[t] = out[index - 1];
             }
-            for (int p = 0; p < pixels; p += band)
+            for (int p = 0; p < pixels; p += band) {
+                if (ran != null && stop.getAsBoolean()) return null;
+                IJ.showProgress(s * pixels + p, frames.series * pixels);
                 ran = filterBand(inFrames, outFrames, p, Math.min(band, pixels - p), options);
+            }
         }
         ImageStack stack = new ImageStack(width, height, in.getColorModel());
         for (int i = 0; i < slices; i++) stack.addSlice(in.getSliceLabel(i + 1), out[i]);

@@ -118,6 +118,23 @@ class TemporalMedianCommandTest {
     }
 
     // A 16-bit composite hyperstack of random values with ties.
+    // Esc (the stop supplier) is asked before every library call but the first; saying stop
+    // gives no result, never asking it gives the whole one.
+    @ParameterizedTest(name = "stop at question {0}")
+    @ValueSource(ints = {1, 5})
+    void stopsBetweenLibraryCalls(int stopAt) {
+        ImagePlus imp = hyperstack(2, 3, 9, new Random(3));
+        int[] asked = {0};
+        TemporalMedianCommand.Filtered result = TemporalMedianCommand.filter(imp,
+                TemporalOptions.of(4), 50, () -> ++asked[0] == stopAt);
+        assertEquals(null, result);
+        assertEquals(stopAt, asked[0]);
+        asked[0] = 0;
+        assertTrue(TemporalMedianCommand.filter(imp, TemporalOptions.of(4), 50,
+                () -> ++asked[0] < 0) != null);
+        assertTrue(asked[0] > stopAt, "asked " + asked[0] + " times");
+    }
+
     private static ImagePlus hyperstack(int channels, int slices, int frames, Random random) {
         ImageStack stack = new ImageStack(W, H);
         for (int i = 0; i < channels * slices * frames; i++) {
