@@ -45,6 +45,22 @@ T cval_as(double cval) {
     else return static_cast<T>(std::clamp(std::round(cval), 0.0, double(std::numeric_limits<T>::max())));
 }
 
+// The window's middle value (rank floor((n-1)/2)) by a full sort; a NaN as 0x7FC00000.
+template <class T>
+T naive_middle(std::vector<T>& values) {
+    if constexpr (std::is_same_v<T, float>)
+        std::sort(values.begin(), values.end(), float_less);
+    else
+        std::sort(values.begin(), values.end());
+    T m = values[(values.size() - 1) / 2];
+    if constexpr (std::is_same_v<T, float>)
+        if (std::isnan(m)) {
+            const std::uint32_t quiet = 0x7FC00000u;
+            std::memcpy(&m, &quiet, sizeof m);
+        }
+    return m;
+}
+
 template <class T>
 void naive_median_typed(Stack& src, Stack& dst, const fastmedian::Window& w,
                         fastmedian::Border border, double cval) {
@@ -62,17 +78,7 @@ void naive_median_typed(Stack& src, Stack& dst, const fastmedian::Window& w,
                         values.push_back(sy < 0 || sx < 0 ? cval_as<T>(cval)
                                                           : src.at<T>(z, sy, sx));
                     }
-                if constexpr (std::is_same_v<T, float>)
-                    std::sort(values.begin(), values.end(), float_less);
-                else
-                    std::sort(values.begin(), values.end());
-                T m = values[(values.size() - 1) / 2];
-                if constexpr (std::is_same_v<T, float>)
-                    if (std::isnan(m)) {
-                        const std::uint32_t quiet = 0x7FC00000u;
-                        std::memcpy(&m, &quiet, sizeof m);
-                    }
-                dst.at<T>(z, y, x) = m;
+                dst.at<T>(z, y, x) = naive_middle(values);
             }
 }
 

@@ -61,17 +61,7 @@ void naive_median3d_typed(Stack& src, Stack& dst, const fastmedian::Window3D& w,
                     values.push_back(sz < 0 || sy < 0 || sx < 0 ? cval_as<T>(cval)
                                                                 : src.at<T>(sz, sy, sx));
                 }
-                if constexpr (std::is_same_v<T, float>)
-                    std::sort(values.begin(), values.end(), float_less);
-                else
-                    std::sort(values.begin(), values.end());
-                T m = values[(values.size() - 1) / 2];
-                if constexpr (std::is_same_v<T, float>)
-                    if (std::isnan(m)) {
-                        const std::uint32_t quiet = 0x7FC00000u;
-                        std::memcpy(&m, &quiet, sizeof m);
-                    }
-                dst.at<T>(z, y, x) = m;
+                dst.at<T>(z, y, x) = naive_middle(values);
             }
 }
 
