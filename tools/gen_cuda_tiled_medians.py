@@ -267,21 +267,26 @@ def generate():
     return files
 
 
-def main():
-    files = generate()
+def write_or_check(out, files):
+    """Writes {file name: text} as the folder `out` (removing other files), or with --check on
+    the command line fails unless the folder already holds exactly that."""
     if "--check" in sys.argv[1:]:
-        present = {p.name for p in OUT.glob("*")} if OUT.exists() else set()
-        stale = [n for n, text in files.items() if n not in present or (OUT / n).read_text() != text]
+        present = {p.name for p in out.glob("*")} if out.exists() else set()
+        stale = [n for n, text in files.items() if n not in present or (out / n).read_text() != text]
         if stale or present - set(files):
-            sys.exit(f"{OUT} is out of date ({', '.join(sorted(stale) + sorted(present - set(files)))}): "
+            sys.exit(f"{out} is out of date ({', '.join(sorted(stale) + sorted(present - set(files)))}): "
                      f"run {sys.argv[0]}")
         return
-    OUT.mkdir(exist_ok=True)
-    for old in OUT.glob("*"):
+    out.mkdir(exist_ok=True)
+    for old in out.glob("*"):
         if old.name not in files:
             old.unlink()
     for name, text in files.items():
-        (OUT / name).write_text(text)
+        (out / name).write_text(text)
+
+
+def main():
+    write_or_check(OUT, generate())
 
 
 if __name__ == "__main__":
