@@ -3,13 +3,16 @@
 // run: the whole stack uploaded and downloaded at once on two streams from pinned memory
 // (bytes in + bytes out over the time both take together).
 //
-//   fastmedian_bench_pipeline [--size 2048x2048x200] [--runs 5] [--json FILE]
+//   fastmedian_bench_pipeline [--size 2048x2048x200] [--runs 5] [--devices N] [--json FILE]
 //
 // Stack: u16, mirror-tiled random-walk texture (values need not be real: the transfers and
-// kernels take the same time). Cases: median 3x3 and 7x7, temporal median N = 50; each from
+// kernels take the same time). Cases: median 3x3, 7x7 and 21x21, the separable background of
+// 65 (the last two bound by their kernels, not the transfers), temporal median N = 50; each from
 // pinned host buffers (cudaMallocHost) and from pageable ones (what a Java array or a TIFF read
 // into a std::vector is). Figures: the median of `runs` wall-clock times after a warm-up call,
-// as output Gpix/s and as a fraction of the transfer limit's Gpix/s.
+// as output Gpix/s and as a fraction of the transfer limit's Gpix/s. With several devices
+// (--devices N, default every one present) the medians run again spread over N devices, beside
+// the transfer limit of N devices at once and the speed-up over one.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -64,20 +67,76 @@ struct HostBytes {
 
 struct Row {
     std::string what, memory;
+    int devices;
     double gpix, fraction;
 };
+
+struct Transfer {
+    double both_ms, h2d_gb_per_s, d2h_gb_per_s, both_gb_per_s;
+};
+
+// Moving `up` to `devices` devices and `down` back at once, each device taking its share of the
+// bytes on two streams (pinned memory, device buffers of their own): median times.
+Transfer transfer(const HostBytes& up, const HostBytes& down, int devices, int runs) {
+    struct Lane {
+        void *in = nullptr, *out = nullptr;
+        cudaStream_t s1 = nullptr, s2 = nullptr;
+        std::size_t offset = 0, size = 0;
+    };
+    std::vector<Lane> lanes(static_cast<std::size_t>(devices));
+    const std::size_t share = (up.size / devices + 4095) / 4096 * 4096;
+    for (int i = 0; i < devices; ++i) {
+        Lane& l = lanes[static_cast<std::size_t>(i)];
+        check(cudaSetDevice(i), "cudaSetDevice");
+        l.offset = std::min(up.size, share * i);
+        l.size = std::min(share, up.size - l.offset);
+        check(cudaMalloc(&l.in, l.size), "cudaMalloc");
+        check(cudaMalloc(&l.out, l.size), "cudaMalloc");
+        check(cudaStreamCreate(&l.s1), "cudaStreamCreate");
+        check(cudaStreamCreate(&l.s2), "cudaStreamCreate");
+    }
+    auto copies = [&](bool h2d, bool d2h) {
+        for (Lane& l : lanes) {
+            if (h2d)
+                check(cudaMemcpyAsync(l.in, static_cast<char*>(up.data) + l.offset, l.size,
+                                      cudaMemcpyHostToDevice, l.s1), "upload");
+            if (d2h)
+                check(cudaMemcpyAsync(static_cast<char*>(down.data) + l.offset, l.out, l.size,
+                                      cudaMemcpyDeviceToHost, l.s2), "download");
+        }
+        for (Lane& l : lanes) {
+            check(cudaStreamSynchronize(l.s1), "sync");
+            check(cudaStreamSynchronize(l.s2), "sync");
+        }
+    };
+    const double both = median_ms([&] { copies(true, true); }, runs);
+    const double in = median_ms([&] { copies(true, false); }, runs);
+    const double out = median_ms([&] { copies(false, true); }, runs);
+    const Transfer t{both, up.size / in / 1e6, up.size / out / 1e6, 2.0 * up.size / both / 1e6};
+    std::printf("%d GPU: pinned H2D %.1f GB/s, D2H %.1f GB/s, both at once %.1f GB/s -> limit %.2f Gpix/s\n",
+                devices, t.h2d_gb_per_s, t.d2h_gb_per_s, t.both_gb_per_s, up.size / 2.0 / both / 1e6);
+    for (Lane& l : lanes) {
+        cudaFree(l.in);
+        cudaFree(l.out);
+        cudaStreamDestroy(l.s1);
+        cudaStreamDestroy(l.s2);
+    }
+    check(cudaSetDevice(0), "cudaSetDevice");
+    return t;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
     std::int64_t w = 2048, h = 2048, d = 200;
-    int runs = 5;
+    int runs = 5, devices = 0;  // 0: every device present
     std::string json;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i], v = argv[i + 1];
         if (a == "--size") std::sscanf(v.c_str(), "%ldx%ldx%ld", &w, &h, &d);
         else if (a == "--runs") runs = std::stoi(v);
         else if (a == "--json") json = v;
+        else if (a == "--devices") devices = std::stoi(v);
         else {
             std::fprintf(stderr, "unknown option %s\n", a.c_str());
             return 2;
@@ -86,39 +145,18 @@ int main(int argc, char** argv) {
     try {
         if (fm::cuda_devices().empty())
             throw std::runtime_error("no CUDA device: " + fm::cuda_unavailable_reason());
+        const int present = static_cast<int>(fm::cuda_devices().size());
+        if (devices == 0 || devices > present) devices = present;
         const std::size_t bytes = static_cast<std::size_t>(w * h * d) * 2;
         const double pixels = static_cast<double>(w) * h * d;
         std::printf("device: %s; u16 stack %ldx%ldx%ld (%.2f GB each way); %d runs\n",
                     fm::cuda_devices()[0].name.c_str(), w, h, d, bytes / 1e9, runs);
 
-        // The transfer limit: the whole stack up and down at once, pinned, on two streams.
+        // The transfer limit: the whole stack up and down at once, pinned, on two streams of
+        // each device, every device taking its share of the planes.
         HostBytes up(bytes, true), down(bytes, true);
-        void *d_in = nullptr, *d_out = nullptr;
-        check(cudaMalloc(&d_in, bytes), "cudaMalloc");
-        check(cudaMalloc(&d_out, bytes), "cudaMalloc");
-        cudaStream_t s1, s2;
-        check(cudaStreamCreate(&s1), "cudaStreamCreate");
-        check(cudaStreamCreate(&s2), "cudaStreamCreate");
-        const double both_ms = median_ms([&] {
-            check(cudaMemcpyAsync(d_in, up.data, bytes, cudaMemcpyHostToDevice, s1), "upload");
-            check(cudaMemcpyAsync(down.data, d_out, bytes, cudaMemcpyDeviceToHost, s2), "download");
-            check(cudaStreamSynchronize(s1), "sync");
-            check(cudaStreamSynchronize(s2), "sync");
-        }, runs);
-        const double up_ms = median_ms([&] {
-            check(cudaMemcpyAsync(d_in, up.data, bytes, cudaMemcpyHostToDevice, s1), "upload");
-            check(cudaStreamSynchronize(s1), "sync");
-        }, runs);
-        const double down_ms = median_ms([&] {
-            check(cudaMemcpyAsync(down.data, d_out, bytes, cudaMemcpyDeviceToHost, s2), "download");
-            check(cudaStreamSynchronize(s2), "sync");
-        }, runs);
-        cudaFree(d_in);
-        cudaFree(d_out);
-        const double limit_gpix = pixels / both_ms / 1e6;
-        std::printf("pinned H2D %.1f GB/s, D2H %.1f GB/s, both at once %.1f GB/s -> limit %.2f Gpix/s\n",
-                    bytes / up_ms / 1e6, bytes / down_ms / 1e6, 2.0 * bytes / both_ms / 1e6, limit_gpix);
-
+        const Transfer one = transfer(up, down, 1, runs);
+        const double limit_gpix = pixels / one.both_ms / 1e6;
         std::vector<Row> rows;
         for (bool pinned : {true, false}) {
             HostBytes src(bytes, pinned), dst(bytes, pinned);
@@ -129,33 +167,58 @@ int main(int argc, char** argv) {
             const fm::ConstImageView in = fm::view(static_cast<const std::uint16_t*>(src.data), w, h, d);
             const fm::ImageView out = fm::view(static_cast<std::uint16_t*>(dst.data), w, h, d);
             const char* memory = pinned ? "pinned" : "pageable";
-            for (int k : {3, 7}) {
-                fm::MedianOptions o;
-                o.window = fm::Window::square(k);
-                o.backend = fm::Backend::cuda;
-                const double ms = median_ms([&] { fm::median2d(in, out, o); }, runs);
-                rows.push_back({"median " + std::to_string(k) + "x" + std::to_string(k), memory,
-                                pixels / ms / 1e6, pixels / ms / 1e6 / limit_gpix});
-            }
+            const std::size_t first = rows.size();
+            // The medians, and a background bound by its kernel, on the devices `on`.
+            auto filters = [&](const std::vector<int>& on, double limit) {
+                auto add = [&](const std::string& what, const std::function<void()>& call) {
+                    const double gpix = pixels / median_ms(call, runs) / 1e6;
+                    rows.push_back({what, memory, static_cast<int>(on.size()), gpix, gpix / limit});
+                };
+                for (int k : {3, 7, 21}) {
+                    fm::MedianOptions o;
+                    o.window = fm::Window::square(k);
+                    o.backend = fm::Backend::cuda;
+                    o.devices = on;
+                    add("median " + std::to_string(k) + "x" + std::to_string(k), [&] { fm::median2d(in, out, o); });
+                }
+                fm::BackgroundOptions b;
+                b.window = fm::Window::square(65);
+                b.method = fm::BackgroundMethod::separable;
+                b.backend = fm::Backend::cuda;
+                b.devices = on;
+                add("background 65 sep", [&] { fm::background(in, out, b); });
+            };
+            filters({0}, limit_gpix);
             fm::TemporalOptions t;
             t.window = 50;
             t.backend = fm::Backend::cuda;
             const double ms = median_ms([&] { fm::temporal_median(in, out, t); }, runs);
-            rows.push_back({"temporal N=50", memory, pixels / ms / 1e6, pixels / ms / 1e6 / limit_gpix});
-            for (std::size_t i = rows.size() - 3; i < rows.size(); ++i)
-                std::printf("%-14s %-9s %7.2f Gpix/s  %5.1f%% of the transfer limit\n",
-                            rows[i].what.c_str(), rows[i].memory.c_str(), rows[i].gpix,
+            rows.push_back({"temporal N=50", memory, 1, pixels / ms / 1e6, pixels / ms / 1e6 / limit_gpix});
+            if (devices > 1) {
+                std::vector<int> all;
+                for (int i = 0; i < devices; ++i) all.push_back(i);
+                filters(all, pixels / transfer(up, down, devices, runs).both_ms / 1e6);
+            }
+            for (std::size_t i = first; i < rows.size(); ++i) {
+                std::printf("%-17s %-9s %d GPU %7.2f Gpix/s  %5.1f%% of the transfer limit",
+                            rows[i].what.c_str(), rows[i].memory.c_str(), rows[i].devices, rows[i].gpix,
                             100 * rows[i].fraction);
+                if (rows[i].devices > 1)  // the same case on one device came first
+                    for (std::size_t j = first; j < i; ++j)
+                        if (rows[j].what == rows[i].what && rows[j].devices == 1)
+                            std::printf("  %.2fx one GPU", rows[i].gpix / rows[j].gpix);
+                std::printf("\n");
+            }
             std::fflush(stdout);
         }
         if (!json.empty()) {
             std::ofstream out(json);
-            out << "{\"limit_gpix_per_s\": " << limit_gpix << ", \"h2d_gb_per_s\": " << bytes / up_ms / 1e6
-                << ", \"d2h_gb_per_s\": " << bytes / down_ms / 1e6 << ", \"both_gb_per_s\": "
-                << 2.0 * bytes / both_ms / 1e6 << ", \"rows\": [\n";
+            out << "{\"limit_gpix_per_s\": " << limit_gpix << ", \"h2d_gb_per_s\": " << one.h2d_gb_per_s
+                << ", \"d2h_gb_per_s\": " << one.d2h_gb_per_s << ", \"both_gb_per_s\": " << one.both_gb_per_s
+                << ", \"rows\": [\n";
             for (std::size_t i = 0; i < rows.size(); ++i)
                 out << "  {\"case\": \"" << rows[i].what << "\", \"memory\": \"" << rows[i].memory
-                    << "\", \"gpix_per_s\": " << rows[i].gpix << ", \"fraction\": " << rows[i].fraction
+                    << "\", \"devices\": " << rows[i].devices << ", \"gpix_per_s\": " << rows[i].gpix << ", \"fraction\": " << rows[i].fraction
                     << "}" << (i + 1 < rows.size() ? ",\n" : "\n");
             out << "]}\n";
         }

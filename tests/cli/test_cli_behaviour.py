@@ -66,6 +66,12 @@ USAGE_ERRORS = [
      "--cval must be finite for u8 images, got nan"),
     (["--size", "3", "--border", "constant", "--cval", "-inf"],
      "--cval must be finite for u8 images, got -inf"),
+    (["--size", "3", "--devices", "0,x"],
+     "--devices must be CUDA device indices separated by commas (0,1) or all, got 0,x"),
+    (["--size", "3", "--devices", "-1"], "--devices must be CUDA device indices"),
+    (["--size", "3", "--devices", ""], "--devices must be CUDA device indices"),
+    (["--size", "3", "--devices", "1,0,1"], "--devices lists device 1 twice"),
+    (["--size", "3", "--3d", "--devices", "0"], "--devices applies to the 2D median, not --3d"),
 ]
 
 
@@ -127,6 +133,21 @@ def test_cuda_unavailable_is_a_runtime_error(fastmedian, cuda_devices, small_inp
     r = fastmedian("median", small_input, d / "out.tif", "--size", 3, "--backend", "cuda")
     assert_one_line_error(r, 1, "backend cuda is not available: ")
     assert listing(d) == ["in.tif"]
+
+
+def test_devices_spread_the_pages_with_the_same_result(fastmedian, cuda_devices, shared_data, tmp_path):
+    src = shared_data / "cancer_cell_migration_crop.tif"
+    one, every = tmp_path / "one.tif", tmp_path / "every.tif"
+    r = fastmedian("median", src, one, "--size", 5)
+    assert r.returncode == 0, r.stderr
+    r = fastmedian("median", src, every, "--size", 5, "--devices", "all")
+    assert r.returncode == 0, r.stderr
+    assert one.read_bytes() == every.read_bytes()
+    if cuda_devices:  # "on cuda:0,1 (...)" for two devices
+        listed = ",".join(str(i) for i in range(len(cuda_devices)))
+        assert f" on cuda:{listed} (" in r.stdout, r.stdout
+    else:
+        assert " on cpu (CPU)" in r.stdout, r.stdout
 
 
 def test_info(fastmedian, cuda_devices):

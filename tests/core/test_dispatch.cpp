@@ -49,6 +49,30 @@ TEST(Dispatch, MissingCudaDeviceIsAClearError) {
     EXPECT_EQ(dst.bytes, dst_before);
 }
 
+TEST(Dispatch, AMissingDeviceInTheListIsAClearError) {
+    Stack src(fm::PixelType::u16, 9, 5), dst(fm::PixelType::u16, 9, 5);
+    fmtest::fill_random(src, 4);
+    const auto dst_before = dst.bytes;
+    fm::BackgroundOptions o;
+    o.window = fm::Window::square(3);
+    o.backend = fm::Backend::cuda;
+    const int count = static_cast<int>(fm::cuda_devices().size());
+    o.devices = {0, count + 1};  // the second does not exist
+    try {
+        fm::background(src.cview(), dst.view(), o);
+        FAIL() << "a missing device was accepted";
+    } catch (const fm::Error& e) {
+        EXPECT_EQ(e.code(), fm::ErrorCode::backend_unavailable);
+        if (count > 0) {
+            EXPECT_NE(std::string(e.what()).find("device " + std::to_string(count + 1) + " does not exist"),
+                      std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(dst.bytes, dst_before);
+    o.backend = fm::Backend::automatic;  // falls back to the CPU, as for a missing `device`
+    EXPECT_EQ(fm::background(src.cview(), dst.view(), o).backend, fm::Backend::cpu);
+}
+
 TEST(Dispatch, VersionAndBuildAreReported) {
     EXPECT_STREQ(fm::version(), FASTMEDIAN_EXPECTED_VERSION);
     if (!fm::cuda_compiled()) EXPECT_TRUE(fm::cuda_devices().empty());

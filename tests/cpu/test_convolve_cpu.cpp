@@ -344,5 +344,8 @@ TEST(Convolve, BadArgumentsNameTheParameter) {
     EXPECT_TRUE(contains(error_of([&] { fm::convolve(src, fm::view(in.data(), 6, 4), o); }), "overlaps"));
     o.device = -1;
     EXPECT_TRUE(contains(call(o), "device must be at least 0"));
+    o.device = 0;
+    o.devices = {2, 2};
+    EXPECT_TRUE(contains(call(o), "devices lists device 2 twice"));
     EXPECT_EQ(out, std::vector<std::uint8_t>(out.size(), 0)) << "dst written by a failed call";
 }

@@ -1,19 +1,26 @@
 // The host-memory path of the plane-wise filters (the plane pipeline): stacks of more planes
 // than it has slots, pageable and pinned (cudaMallocHost'd, cudaHostRegister'd) sources and
 // destinations in every combination, padded strides, calls after calls reusing its buffers, a
-// float destination for an 8-bit source; every result equal to the CPU's. Skipped without a GPU.
+// float destination for an 8-bit source, planes larger than the device memory allowed (bands of
+// rows, every border mode), several devices; every result equal to the CPU's. Skipped without
+// a GPU (the several-device test without two).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
 #include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
 #include <memory>
 
 #include "fastmedian/fastmedian.hpp"
+#include "support/memory_limit.hpp"
 #include "support/test_images.hpp"
 
 namespace fm = fastmedian;
 using fmtest::kAllTypes;
+using fmtest::MemoryLimit;
 using fmtest::Stack;
 
 namespace {
@@ -29,6 +36,32 @@ public:
 private:
     void* p_;
 };
+
+// The CPU's result of `filter(options)` and the GPU's under each memory limit (0: none), on
+// pageable and pinned memory: all equal.
+template <class Options, class Filter>
+void expect_bands_equal_the_cpu(Stack& src, fm::PixelType out_type, Options o, Filter filter,
+                                const std::string& what,
+                                std::initializer_list<std::int64_t> limits = {0, 60000, 9000, 1}) {
+    Stack want(out_type, src.width, src.height, src.planes);
+    o.backend = fm::Backend::cpu;
+    filter(src.cview(), want.view(), o);
+    o.backend = fm::Backend::cuda;
+    for (bool pinned : {false, true})
+        for (std::int64_t limit : limits) {
+            Stack got(out_type, src.width, src.height, src.planes, 2, 1);
+            std::unique_ptr<Registered> a, b;
+            if (pinned) {
+                a = std::make_unique<Registered>(src);
+                b = std::make_unique<Registered>(got);
+            }
+            std::unique_ptr<MemoryLimit> m;
+            if (limit > 0) m = std::make_unique<MemoryLimit>(limit);
+            filter(src.cview(), got.view(), o);
+            EXPECT_EQ(fmtest::first_difference(want, got), "")
+                << what << ", limit " << limit << (pinned ? ", pinned" : ", pageable");
+        }
+}
 
 class CudaPipeline : public ::testing::Test {
 protected:
@@ -113,5 +146,100 @@ TEST_F(CudaPipeline, BackgroundAndConvolutionThroughThePipeline) {
         c.backend = fm::Backend::cuda;
         fm::convolve(u8.cview(), fgot.view(), c);
         EXPECT_EQ(fmtest::first_difference(fwant, fgot), "") << "convolve to float, pinned " << pinned;
+    }
+}
+
+TEST_F(CudaPipeline, PlanesLargerThanTheMemoryAllowsGoThroughInBands) {
+    std::uint32_t seed = 100;
+    const fm::Window windows[] = {fm::Window::square(3), fm::Window::circle(3.5),
+                                  fm::Window::square(21)};
+    for (fm::PixelType t : kAllTypes)
+        for (const fm::Window& w : windows)
+            for (fm::Border b : fmtest::kAllBorders) {
+                Stack src(t, 613, 157, 3);
+                fmtest::fill_random(src, seed++, seed % 2 ? 5 : 0);
+                if (t == fm::PixelType::f32) fmtest::add_specials(src, seed, 0.02);
+                fm::MedianOptions o;
+                o.window = w;
+                o.border = b;
+                o.cval = 7;
+                expect_bands_equal_the_cpu(src, t, o, fm::median2d,
+                                           std::string("median ") + fm::pixel_type_name(t) + " " +
+                                               fm::border_name(b) + " size " + std::to_string(w.size) +
+                                               " radius " + std::to_string(w.radius));
+            }
+}
+
+TEST_F(CudaPipeline, BandsOfImagesShorterThanTheWindowWrapAsTheWholePlane) {
+    for (fm::Border b : fmtest::kAllBorders) {  // a 15x15 window over 6 rows: rows repeat
+        Stack src(fm::PixelType::u16, 300, 6, 2);
+        fmtest::fill_random(src, 77);
+        fm::MedianOptions o;
+        o.window = fm::Window::square(15);
+        o.border = b;
+        expect_bands_equal_the_cpu(src, fm::PixelType::u16, o, fm::median2d,
+                                   std::string("short image ") + fm::border_name(b));
+    }
+}
+
+TEST_F(CudaPipeline, BackgroundAndConvolutionInBands) {
+    for (fm::Border b : fmtest::kAllBorders) {
+        Stack src(fm::PixelType::u16, 317, 103, 2);
+        fmtest::fill_random(src, 31);
+        for (fm::BackgroundMethod m : {fm::BackgroundMethod::exact, fm::BackgroundMethod::separable}) {
+            fm::BackgroundOptions o;
+            o.window = fm::Window::square(31);
+            o.method = m;
+            o.border = b;
+            o.cval = 1000;
+            o.offset = 100;
+            // Bands of about 20 rows (with the window's 30 halo rows) and of 1.
+            expect_bands_equal_the_cpu(src, fm::PixelType::u16, o, fm::background,
+                                       std::string("background ") + fm::border_name(b),
+                                       {0, 4 * 50 * 4096, 1});
+        }
+        Stack f(fm::PixelType::f32, 517, 203, 2);  // Gaussian sigma 3: 12 halo rows
+        fmtest::fill_random(f, 32);
+        fm::ConvolveOptions g = fm::ConvolveOptions::gaussian(3.0);
+        g.border = b;
+        g.cval = -2;
+        expect_bands_equal_the_cpu(f, fm::PixelType::f32, g, fm::convolve,
+                                   std::string("gaussian ") + fm::border_name(b), {0, 200000, 1});
+        fm::ConvolveOptions c = fm::ConvolveOptions::generic(std::vector<float>(7 * 5, 0.03f), 5, 7);
+        c.border = b;
+        c.output = fm::ConvolveOutput::f32;
+        Stack u8(fm::PixelType::u8, 301, 99, 2);
+        fmtest::fill_random(u8, 33);
+        expect_bands_equal_the_cpu(u8, fm::PixelType::f32, c, fm::convolve,
+                                   std::string("5 wide, 7 tall mask ") + fm::border_name(b));
+    }
+}
+
+TEST_F(CudaPipeline, SeveralDevicesShareThePlanes) {
+    const int count = static_cast<int>(fm::cuda_devices().size());
+    if (count < 2) GTEST_SKIP() << "needs two CUDA devices, found " << count;
+    for (const std::vector<int>& devices : {std::vector<int>{0, 1}, std::vector<int>{1, 0}}) {
+        Stack src(fm::PixelType::u16, 1031, 517, 40), want(fm::PixelType::u16, 1031, 517, 40);
+        fmtest::fill_random(src, 5);
+        fm::MedianOptions o;
+        o.window = fm::Window::square(5);
+        o.backend = fm::Backend::cpu;
+        fm::median2d(src.cview(), want.view(), o);
+        o.backend = fm::Backend::cuda;
+        o.devices = devices;
+        Stack got(fm::PixelType::u16, 1031, 517, 40);
+        const fm::RunInfo info = fm::median2d(src.cview(), got.view(), o);
+        EXPECT_EQ(info.devices, devices);
+        EXPECT_EQ(info.device, devices.front());
+        EXPECT_EQ(fmtest::first_difference(want, got), "") << "median on " << devices.front() << " first";
+
+        fm::BackgroundOptions bo;
+        bo.window = fm::Window::square(31);
+        bo.method = fm::BackgroundMethod::separable;
+        bo.devices = devices;
+        expect_bands_equal_the_cpu(src, fm::PixelType::u16, bo, fm::background, "background on two");
+        fm::ConvolveOptions c = fm::ConvolveOptions::gaussian(2.0);
+        c.devices = devices;
+        expect_bands_equal_the_cpu(src, fm::PixelType::u16, c, fm::convolve, "gaussian on two");
     }
 }

@@ -6,10 +6,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstdlib>
 
 #include "fastmedian/fastmedian.hpp"
 #include "support/device_copy.hpp"
+#include "support/memory_limit.hpp"
 #include "support/temporal_cases.hpp"
 
 namespace fm = fastmedian;
@@ -75,11 +75,11 @@ TEST_F(CudaTemporal, TilesWhenTheStackDoesNotFit) {
     fmtest::fill_random(src, 99);
     fm::TemporalOptions o;
     o.window = 12;
-    for (const char* limit : {"65536", "40960"}) {  // one row per tile; 256-pixel row pieces
-        setenv("FASTMEDIAN_CUDA_MEMORY_LIMIT", limit, 1);
-        expect_cuda_equals_reference(src, o, std::string("limit ") + limit);
+    for (const std::int64_t limit : {65536, 40960}) {  // one row per tile; 256-pixel row pieces
+        const fmtest::MemoryLimit m(limit);
+        expect_cuda_equals_reference(src, o, "limit " + std::to_string(limit));
     }
-    setenv("FASTMEDIAN_CUDA_MEMORY_LIMIT", "1000", 1);  // not even 256 pixels fit
+    const fmtest::MemoryLimit m(1000);  // not even 256 pixels fit
     Stack out(fm::PixelType::u16, 300, 7, 40);
     o.backend = fm::Backend::cuda;
     try {
@@ -88,7 +88,6 @@ TEST_F(CudaTemporal, TilesWhenTheStackDoesNotFit) {
     } catch (const fm::Error& e) {
         EXPECT_EQ(e.code(), fm::ErrorCode::unsupported) << e.what();
     }
-    unsetenv("FASTMEDIAN_CUDA_MEMORY_LIMIT");
 }
 
 TEST_F(CudaTemporal, DeviceViewsOnACallersStream) {

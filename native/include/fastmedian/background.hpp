@@ -13,6 +13,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "fastmedian/image.hpp"
 #include "fastmedian/options.hpp"
@@ -36,6 +37,9 @@ struct BackgroundOptions {
     double cval = 0.0;                      // the outside value for Border::constant
     Backend backend = Backend::automatic;
     int device = 0;
+    // Host views on CUDA: the planes (or bands of rows) are spread over these devices, each
+    // taking the next (empty: `device` alone). Distinct indices. Views in Memory::cuda use `device`.
+    std::vector<int> devices;
     // For views in Memory::cuda only, as in MedianOptions.
     void* cuda_stream = nullptr;
     // Runs the simple sort-based CPU references instead (host views only).

@@ -53,6 +53,9 @@ struct ConvolveOptions {
     ConvolveOutput output = ConvolveOutput::same;  // dst.type: src.type, or f32
     Backend backend = Backend::automatic;   // automatic: the first CUDA device if any, else CPU
     int device = 0;                         // CUDA device index, for Backend::cuda
+    // Host views on CUDA: the planes (or bands of rows) are spread over these devices, each
+    // taking the next (empty: `device` alone). Distinct indices. Views in Memory::cuda use `device`.
+    std::vector<int> devices;
     // For views in Memory::cuda only: a cudaStream_t to enqueue the work on, and the call
     // returns without waiting for it. nullptr: the call returns once the output is written.
     void* cuda_stream = nullptr;

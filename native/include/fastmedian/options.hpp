@@ -53,6 +53,9 @@ struct MedianOptions {
     double cval = 0.0;                      // the outside value for Border::constant
     Backend backend = Backend::automatic;   // automatic: the first CUDA device if any, else CPU
     int device = 0;                         // CUDA device index, for Backend::cuda
+    // Host views on CUDA: the planes (or bands of rows) are spread over these devices, each
+    // taking the next (empty: `device` alone). Distinct indices. Views in Memory::cuda use `device`.
+    std::vector<int> devices;
     // For views in Memory::cuda only: a cudaStream_t to enqueue the work on, and the call
     // returns without waiting for it. nullptr: the call returns once the output is written.
     void* cuda_stream = nullptr;
@@ -65,6 +68,7 @@ struct MedianOptions {
 struct RunInfo {
     Backend backend = Backend::cpu;  // cpu or cuda, never automatic
     int device = -1;                 // CUDA device index, -1 for the CPU
+    std::vector<int> devices;        // every CUDA device the call used (the first is `device`)
     std::string device_name;         // "CPU" or the GPU's name
 };
 

@@ -1,6 +1,6 @@
 // fastmedian background IN.tif OUT.tif (--size K | --radius R) [--method exact|separable]
 //                       [--output subtract|background] [--offset V] [--border B] [--cval V]
-//                       [--backend B]
+//                       [--backend B] [--devices LIST]
 #include <iostream>
 
 #include "args.hpp"
@@ -13,7 +13,7 @@ namespace fastmedian::cli {
 
 int background_command(const std::vector<std::string>& args) {
     const Args a(args, {"--size", "--radius", "--method", "--output", "--offset", "--border",
-                        "--cval", "--backend"});
+                        "--cval", "--backend", "--devices"});
     if (a.positionals().size() != 2)
         throw UsageError("background needs IN.tif and OUT.tif, got " +
                          std::to_string(a.positionals().size()) + " paths");
@@ -30,6 +30,7 @@ int background_command(const std::vector<std::string>& args) {
     }
     parse_border_and_cval(a, o.border, o.cval);
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
+    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d);
     const std::string& in = a.positionals()[0];
     const std::string& out = a.positionals()[1];
 

@@ -1,5 +1,5 @@
 // fastmedian convolve IN.tif OUT.tif (--kernel MASK.txt | --gaussian SIGMA) [--normalize]
-//                     [--float] [--border B] [--cval V] [--backend B]
+//                     [--float] [--border B] [--cval V] [--backend B] [--devices LIST]
 #include <cmath>
 #include <iostream>
 #include <set>
@@ -7,6 +7,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "fastmedian/convolve.hpp"
+#include "filter_args.hpp"
 #include "filter_file.hpp"
 #include "mask_file.hpp"
 
@@ -14,7 +15,8 @@ namespace fastmedian::cli {
 
 namespace {
 
-const std::set<std::string> kValued = {"--kernel", "--gaussian", "--border", "--cval", "--backend"};
+const std::set<std::string> kValued = {"--kernel", "--gaussian", "--border", "--cval", "--backend",
+                                       "--devices"};
 
 }  // namespace
 
@@ -49,6 +51,7 @@ int convolve_command(const std::vector<std::string>& args) {
         if (!parse_double(*v, o.cval)) throw UsageError("--cval must be a number, got " + shown(*v));
     }
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
+    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d);
     if (kernel != nullptr) {
         const MaskFile m = read_mask_file(*kernel, "--kernel", ConvolveOptions::kMaxMaskSize);
         double sum = 0.0;

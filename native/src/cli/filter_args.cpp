@@ -48,6 +48,28 @@ double parse_offset(const std::string& value) {
     return offset;
 }
 
+std::vector<int> parse_devices(const std::string& value) {
+    std::vector<int> devices;
+    if (value == "all") {
+        for (const DeviceInfo& d : cuda_devices()) devices.push_back(d.index);
+        return devices;
+    }
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = value.find(',', start);
+        const std::string item = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        int d = 0;
+        if (!parse_int(item, d) || d < 0)
+            throw UsageError("--devices must be CUDA device indices separated by commas (0,1) or all, got " +
+                             shown(value));
+        for (const int seen : devices)
+            if (seen == d) throw UsageError("--devices lists device " + item + " twice");
+        devices.push_back(d);
+        if (comma == std::string::npos) return devices;
+        start = comma + 1;
+    }
+}
+
 std::string describe(const Window& window, Border border, double cval) {
     std::string s = window.shape == Window::Shape::square
                         ? std::to_string(window.size) + "x" + std::to_string(window.size)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "args.hpp"
 #include "fastmedian/fastmedian.hpp"
@@ -24,6 +25,10 @@ void parse_border_and_cval(const Args& a, Border& border, double& cval);
 void check_cval(Border border, double cval, PixelType type);
 // The value of --offset: a finite number within +-kMaxOffset.
 double parse_offset(const std::string& value);
+
+// --devices LIST: CUDA device indices separated by commas ("0,1"), or "all" (every device
+// present; none: an empty list, so the call runs as without the option).
+std::vector<int> parse_devices(const std::string& value);
 
 // "5x5" or "radius 2", then the border ("5x5 reflect", "radius 2 constant 3").
 std::string describe(const Window& window, Border border, double cval);

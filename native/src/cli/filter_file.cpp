@@ -102,7 +102,9 @@ std::string summary(const MedianOptions& o, const FilterResult& r, const std::st
 std::string summary(const std::string& what, const FilterResult& r, const std::string& out) {
     std::string s = what;
     s += std::string(" on ") + backend_name(r.run.backend);
-    if (r.run.backend == Backend::cuda) s += ":" + std::to_string(r.run.device);
+    if (r.run.backend == Backend::cuda)
+        for (std::size_t i = 0; i < r.run.devices.size(); ++i)
+            s += (i == 0 ? ":" : ",") + std::to_string(r.run.devices[i]);
     s += " (" + r.run.device_name + "): " + std::to_string(r.width) + "x" +
          std::to_string(r.height) + "x" + std::to_string(r.planes) + " " +
          pixel_type_name(r.type) + " in " + format_number("%.1f", r.filter_ms) + " ms";

@@ -25,6 +25,8 @@ const char* const kUsage = R"(usage:
                       (with --3d, along z as well)
       --cval V        the outside value for --border constant (default 0)
       --backend B     auto (default: first CUDA device, else CPU), cpu, cuda
+      --devices LIST  CUDA devices to spread the pages over (2D only): indices (0,1) or all;
+                      default: the first
       OUT.tif is written completely or not at all, and never over IN.tif.
   fastmedian temporal IN.tif OUT.tif --window N [options]
       Per-pixel median over N frames (the pages of IN.tif) for every frame, the window
@@ -50,6 +52,8 @@ const char* const kUsage = R"(usage:
       --border MODE   replicate (default), reflect, mirror, constant, wrap
       --cval V        the outside value for --border constant (default 0)
       --backend B     auto (default), cpu, cuda
+      --devices LIST  CUDA devices to spread the pages over: indices (0,1) or all;
+                      default: the first
       OUT.tif is written completely or not at all, and never over IN.tif.
   fastmedian convolve IN.tif OUT.tif (--kernel MASK.txt | --gaussian SIGMA) [options]
       2D convolution of every page of IN.tif (true convolution, as scipy.ndimage.convolve),
@@ -66,6 +70,8 @@ const char* const kUsage = R"(usage:
       --border MODE   replicate (default), reflect, mirror, constant, wrap
       --cval V        the outside value for --border constant (default 0)
       --backend B     auto (default), cpu, cuda
+      --devices LIST  CUDA devices to spread the pages over: indices (0,1) or all;
+                      default: the first
       OUT.tif is written completely or not at all, and never over IN.tif.
   fastmedian info
       Version, whether CUDA is compiled in, and the CUDA devices (or why there are none).

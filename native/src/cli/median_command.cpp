@@ -1,5 +1,5 @@
 // fastmedian median IN.tif OUT.tif (--size K | --radius R) [--3d [--zsize KZ | --zradius RZ]]
-//                   [--border B] [--cval V] [--backend B]
+//                   [--border B] [--cval V] [--backend B] [--devices LIST]
 #include <cmath>
 #include <iostream>
 
@@ -13,7 +13,7 @@ namespace fastmedian::cli {
 namespace {
 
 const std::set<std::string> kValued = {"--size", "--radius", "--zsize", "--zradius",
-                                       "--border", "--cval", "--backend"};
+                                       "--border", "--cval", "--backend", "--devices"};
 
 // The 3D window: the 2D window's side or radius in x and y, --zsize / --zradius in z (the
 // same as x and y when not given).
@@ -65,6 +65,7 @@ int median_command(const std::vector<std::string>& args) {
     const std::string& in = a.positionals()[0];
     const std::string& out = a.positionals()[1];
     if (volume) {
+        if (a.get("--devices") != nullptr) throw UsageError("--devices applies to the 2D median, not --3d");
         Median3DOptions o;
         o.window = parse_window3d(a, plane);
         o.border = border;
@@ -79,6 +80,7 @@ int median_command(const std::vector<std::string>& args) {
     o.border = border;
     o.cval = cval;
     o.backend = backend;
+    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d);
     const FilterResult r = filter_file(in, out, o);
     std::cout << summary(o, r, out) << "\n";
     return 0;

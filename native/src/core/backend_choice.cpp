@@ -14,21 +14,31 @@ RunInfo cpu_run_info() {
     return info;
 }
 
-RunInfo choose_backend(Backend backend, int device, Memory memory) {
+RunInfo choose_backend(Backend backend, int device, Memory memory,
+                       const std::vector<int>& devices) {
     if (backend == Backend::cpu) return cpu_run_info();
-    const std::vector<DeviceInfo> devices = cuda_devices();
-    if (device < static_cast<int>(devices.size())) {
+    const std::vector<DeviceInfo> present = cuda_devices();
+    const std::vector<int> wanted =
+        devices.empty() || memory == Memory::cuda ? std::vector<int>{device} : devices;
+    int missing = -1;
+    for (const int d : wanted)
+        if (d >= static_cast<int>(present.size())) {
+            missing = d;
+            break;
+        }
+    if (missing < 0) {
         RunInfo info;
         info.backend = Backend::cuda;
-        info.device = device;
-        info.device_name = devices[device].name;
+        info.device = wanted.front();
+        info.devices = wanted;
+        info.device_name = present[static_cast<std::size_t>(info.device)].name;
         return info;
     }
     if (backend == Backend::cuda || memory == Memory::cuda) {
-        const std::string why = devices.empty()
+        const std::string why = present.empty()
             ? cuda_unavailable_reason()
-            : "device " + std::to_string(device) + " does not exist (" +
-                  std::to_string(devices.size()) + " CUDA devices)";
+            : "device " + std::to_string(missing) + " does not exist (" +
+                  std::to_string(present.size()) + " CUDA devices)";
         throw Error(ErrorCode::backend_unavailable, "backend cuda is not available: " + why);
     }
     return cpu_run_info();

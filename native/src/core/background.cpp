@@ -98,6 +98,7 @@ void validate_background(const ConstImageView& src, const ImageView& dst, const 
     m.backend = o.backend;
     m.device = o.device;
     m.cuda_stream = o.cuda_stream;
+    m.devices = o.devices;
     m.reference = o.reference;
     detail::validate_median(src, dst, m);  // border, cval, backend, memory
 }
@@ -109,11 +110,11 @@ RunInfo background(const ConstImageView& src, const ImageView& dst, const Backgr
     const kernels::OutputMode mode = detail::output_mode(o.output == BackgroundOutput::subtract, o.offset);
     const bool separable = o.method == BackgroundMethod::separable;
     const RunInfo info = o.reference ? detail::cpu_run_info()
-                                     : detail::choose_backend(o.backend, o.device, src.memory);
+                                     : detail::choose_backend(o.backend, o.device, src.memory, o.devices);
 #ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
         detail::background_cuda(src, dst, detail::make_footprint(o.window), separable, o.border,
-                                o.cval, mode, info.device, o.cuda_stream);
+                                o.cval, mode, info.devices, o.cuda_stream);
         return info;
     }
 #endif

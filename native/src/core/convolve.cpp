@@ -64,10 +64,10 @@ RunInfo convolve(const ConstImageView& src, const ImageView& dst, const Convolve
         detail::convolve_reference(src, dst, plan, options.border);
         return detail::cpu_run_info();
     }
-    const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory);
+    const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory, options.devices);
 #ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
-        detail::convolve_cuda(src, dst, plan, options.border, info.device, options.cuda_stream);
+        detail::convolve_cuda(src, dst, plan, options.border, info.devices, options.cuda_stream);
         return info;
     }
 #endif

@@ -125,6 +125,7 @@ void validate_convolve(const ConstImageView& src, const ImageView& dst, const Co
     if (dst.memory != src.memory) fail("dst.memory differs from src.memory");
     validate_convolve_options(o, src.type);
     validate_run(o.backend, o.device, o.cuda_stream, o.reference, src.memory);
+    validate_devices(o.devices);
 }
 
 }  // namespace fastmedian::detail

@@ -19,10 +19,10 @@ RunInfo median2d(const ConstImageView& src, const ImageView& dst, const MedianOp
         detail::median2d_reference(src, dst, fp, options.border, options.cval);
         return detail::cpu_run_info();
     }
-    const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory);
+    const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory, options.devices);
 #ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
-        detail::median2d_cuda(src, dst, fp, options.border, options.cval, info.device,
+        detail::median2d_cuda(src, dst, fp, options.border, options.cval, info.devices,
                               options.cuda_stream);
         return info;
     }

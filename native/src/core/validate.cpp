@@ -94,6 +94,14 @@ void validate_pair(const ConstImageView& src, const ImageView& dst) {
     if (dst.memory != src.memory) fail("dst.memory differs from src.memory");
 }
 
+void validate_devices(const std::vector<int>& devices) {
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (devices[i] < 0) fail("devices must be CUDA device indices (at least 0), got " + describe(devices[i]));
+        for (std::size_t j = 0; j < i; ++j)
+            if (devices[j] == devices[i]) fail("devices lists device " + describe(devices[i]) + " twice");
+    }
+}
+
 void validate_run(Backend backend, int device, const void* cuda_stream, bool reference,
                   Memory memory) {
     switch (backend) {
@@ -128,6 +136,7 @@ void validate_median(const ConstImageView& src, const ImageView& dst, const Medi
     validate_window(o.window);
     validate_border(o.border, o.cval, src.type);
     validate_run(o.backend, o.device, o.cuda_stream, o.reference, src.memory);
+    validate_devices(o.devices);
 }
 
 void validate_window3d(const Window3D& w) {

@@ -14,6 +14,9 @@ void validate_view(const ConstImageView& view, const char* name);
 void validate_window(const Window& window);
 // src and dst: valid views of the same type, size and memory that do not overlap.
 void validate_pair(const ConstImageView& src, const ImageView& dst);
+// The devices a host call may spread over: distinct indices of at least 0.
+void validate_devices(const std::vector<int>& devices);
+
 // The backend, device, stream and reference choices for views in `memory`.
 void validate_run(Backend backend, int device, const void* cuda_stream, bool reference,
                   Memory memory);

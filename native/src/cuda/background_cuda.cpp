@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <memory>
+#include <vector>
 
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
@@ -31,12 +32,18 @@ struct Job {
 // columns' medians, their transpose, and its columns' medians).
 struct Scratch {
     Scratch(const Job& j)
-        : columns(row_bytes(j, j.width), static_cast<std::size_t>(j.height)),
+        : height(j.height),
+          columns(row_bytes(j, j.width), static_cast<std::size_t>(j.height)),
           turned(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)),
           rows(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)) {}
     static std::size_t row_bytes(const Job& j, int pixels) {
         return static_cast<std::size_t>(pixels) * pixel_size(j.type);
     }
+    // The bytes a row of a plane takes.
+    static std::int64_t per_row(const Job& j) {
+        return static_cast<std::int64_t>(row_bytes(j, j.width)) * (j.separable ? 3 : 1);
+    }
+    int height;  // of the planes it serves, at most
     DeviceBuffer columns, turned, rows;
 };
 
@@ -104,7 +111,8 @@ void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64
 
 void background_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
                      bool separable, Border border, double cval, const kernels::OutputMode& mode,
-                     int device, void* cuda_stream) {
+                     const std::vector<int>& devices, void* cuda_stream) {
+    const int device = devices.front();
     check(cudaSetDevice(device), "cudaSetDevice");
     const Job j{fp, separable, border, cval, mode, src.type, static_cast<int>(src.width),
                 static_cast<int>(src.height)};
@@ -119,11 +127,15 @@ void background_cuda(const ConstImageView& src, const ImageView& dst, const Foot
         check(cudaStreamSynchronize(stream), "background on the GPU");
         return;
     }
-    // A slot's planes run in order on its stream, so each slot needs scratch of its own.
-    std::unique_ptr<Scratch> scratch[kMaxPipelineSlots];
-    filter_host_planes(src, dst, device, [&](const DevicePlane& p) {
-        if (!scratch[p.slot]) scratch[p.slot] = std::make_unique<Scratch>(j);
-        plane(j, p.src, p.src_pitch, p.dst, p.dst_pitch, *scratch[p.slot], p.stream);
+    // A slot's planes run in order on its stream, so each slot needs scratch of its own, as tall
+    // as its tallest band.
+    std::vector<std::unique_ptr<Scratch>> scratch(static_cast<std::size_t>(pipeline_slots(devices.size())));
+    filter_host_planes(src, dst, devices, {fp.radius_y, border, Scratch::per_row(j)}, [&](const DevicePlane& p) {
+        Job band = j;
+        band.height = static_cast<int>(p.rows);
+        std::unique_ptr<Scratch>& s = scratch[static_cast<std::size_t>(p.slot)];
+        if (!s || s->height < band.height) s = std::make_unique<Scratch>(band);
+        plane(band, p.src, p.src_pitch, p.dst, p.dst_pitch, *s, p.stream);
     });
 }
 

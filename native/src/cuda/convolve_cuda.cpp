@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "convolve_args.cuh"
 #include "cuda/cuda_util.hpp"
@@ -54,17 +55,18 @@ void device_views(const ConstImageView& src, const ImageView& dst, const Convolv
 }
 
 void host_views(const ConstImageView& src, const ImageView& dst, const ConvolvePlan& plan,
-                Border border, int device) {
+                Border border, const std::vector<int>& devices) {
     kernels::ConvolveArgs a = convolve_args(src, dst, plan, border);
     a.planes = 1;
-    filter_host_planes(src, dst, device, [&](const DevicePlane& p) {
+    filter_host_planes(src, dst, devices, {plan.kh / 2, border, 0}, [&](const DevicePlane& p) {
         kernels::ConvolveArgs plane = a;
+        plane.height = static_cast<int>(p.rows);
         plane.src = p.src;
         plane.src_pitch = p.src_pitch;
-        plane.src_plane_stride = p.src_pitch * src.height;
+        plane.src_plane_stride = p.src_pitch * p.rows;
         plane.dst = p.dst;
         plane.dst_pitch = p.dst_pitch;
-        plane.dst_plane_stride = p.dst_pitch * src.height;
+        plane.dst_plane_stride = p.dst_pitch * p.rows;
         check_launch(launch(plane, plan, src.type, p.stream), "kernel launch (convolve)");
     });
 }
@@ -72,14 +74,15 @@ void host_views(const ConstImageView& src, const ImageView& dst, const ConvolveP
 }  // namespace
 
 void convolve_cuda(const ConstImageView& src, const ImageView& dst, const ConvolvePlan& plan,
-                   Border border, int device, void* cuda_stream) {
+                   Border border, const std::vector<int>& devices, void* cuda_stream) {
+    const int device = devices.front();
     check(cudaSetDevice(device), "cudaSetDevice");
     if (src.memory == Memory::cuda) {
         const auto stream = static_cast<cudaStream_t>(cuda_stream);
         device_views(src, dst, plan, border, device, stream != nullptr ? stream : cudaStreamPerThread);
         if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "convolution on the GPU");
     } else {
-        host_views(src, dst, plan, border, device);
+        host_views(src, dst, plan, border, devices);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/footprint.hpp"
 #include "core/footprint3d.hpp"
@@ -13,10 +14,11 @@
 
 namespace fastmedian::detail {
 
-// Expects validated arguments and an existing device; throws Error(device_error) on failure.
-// `cuda_stream` (a cudaStream_t) applies to views in Memory::cuda: nullptr waits for the result.
+// Expects validated arguments and existing, distinct devices; throws Error(device_error) on
+// failure. Views in Memory::cuda are filtered on the first device, on `cuda_stream` (a
+// cudaStream_t; nullptr waits for the result); host views are spread over all the devices.
 void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                   Border border, double cval, int device, void* cuda_stream);
+                   Border border, double cval, const std::vector<int>& devices, void* cuda_stream);
 
 // The 3D median of validated views, on the same terms.
 void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
@@ -58,10 +60,9 @@ private:
 namespace fastmedian::detail {
 
 // The background of validated views: the exact median (fp) or the separable smoother (radius
-// fp.radius_y), then the output step `mode`, plane by plane. Host views go through the GPU one
-// plane at a time.
+// fp.radius_y), then the output step `mode`, plane by plane, on `devices` as median2d_cuda.
 void background_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
                      bool separable, Border border, double cval, const kernels::OutputMode& mode,
-                     int device, void* cuda_stream);
+                     const std::vector<int>& devices, void* cuda_stream);
 
 }  // namespace fastmedian::detail

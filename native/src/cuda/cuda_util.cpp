@@ -1,6 +1,8 @@
 #include "cuda/cuda_util.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -41,6 +43,21 @@ void check(cudaError_t e, const char* what) {
                 std::string("CUDA ") + what + " failed: " + cudaGetErrorString(e));
 }
 
+std::size_t memory_budget(double fraction) {
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    std::size_t budget = static_cast<std::size_t>(static_cast<double>(free) * fraction);
+    if (const char* env = std::getenv("FASTMEDIAN_CUDA_MEMORY_LIMIT")) {
+        char* end = nullptr;
+        const unsigned long long limit = std::strtoull(env, &end, 10);
+        if (end == env || *end != '\0')
+            throw Error(ErrorCode::invalid_argument,
+                        std::string("FASTMEDIAN_CUDA_MEMORY_LIMIT must be a number of bytes, got '") + env + "'");
+        budget = std::min<std::size_t>(budget, limit);
+    }
+    return budget;
+}
+
 void check_device_pointer(const void* p, int device, const char* name) {
     cudaPointerAttributes attr{};
     const cudaError_t e = cudaPointerGetAttributes(&attr, p);
@@ -60,9 +77,22 @@ void check_launch(cudaError_t e, const char* what) {
 }
 
 DeviceBuffer::DeviceBuffer(std::size_t width_bytes, std::size_t height) {
+    check(cudaGetDevice(&device_), "cudaGetDevice");
     check(take_fault(Fault::device_allocation) ? cudaErrorMemoryAllocation
                                                : cudaMallocPitch(&ptr_, &pitch_, width_bytes, height),
           "cudaMallocPitch");
+}
+
+DeviceBuffer::~DeviceBuffer() {
+    int current = device_;
+    cudaGetDevice(&current);
+    if (current == device_) {
+        cudaFree(ptr_);
+        return;
+    }
+    cudaSetDevice(device_);
+    cudaFree(ptr_);
+    cudaSetDevice(current);
 }
 
 }  // namespace fastmedian::detail

@@ -25,14 +25,19 @@ void check_launch(cudaError_t e, const char* what);
 enum class Fault { none, device_allocation, kernel_launch };
 void inject_fault(Fault fault, int skip = 0);
 
+// Device memory a host path may use on the current device: `fraction` of what is free, or
+// FASTMEDIAN_CUDA_MEMORY_LIMIT bytes where that is set and smaller (tests force tiling with it).
+std::size_t memory_budget(double fraction);
+
 // Throws Error(invalid_argument) naming `name` unless p is memory that `device` can use.
 void check_device_pointer(const void* p, int device, const char* name);
 
-// A pitched 2D allocation (rows of width_bytes), freed when it goes.
+// A pitched 2D allocation (rows of width_bytes) on the current device, freed on that device
+// when it goes (whichever is current then: the plane pipeline's buffers of several devices).
 class DeviceBuffer {
 public:
     DeviceBuffer(std::size_t width_bytes, std::size_t height);
-    ~DeviceBuffer() { cudaFree(ptr_); }
+    ~DeviceBuffer();
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     void* get() const { return ptr_; }
@@ -41,6 +46,7 @@ public:
 private:
     void* ptr_ = nullptr;
     std::size_t pitch_ = 0;
+    int device_ = 0;
 };
 
 }  // namespace fastmedian::detail

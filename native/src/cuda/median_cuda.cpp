@@ -42,11 +42,12 @@ void median_device_views(const ConstImageView& src, const ImageView& dst, const 
 }
 
 void median_host_views(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                       Border border, double cval, int device) {
+                       Border border, double cval, const std::vector<int>& devices) {
     kernels::PlanesArgs a = planes_args(src, border, cval);
     a.planes = 1;
-    filter_host_planes(src, dst, device, [&](const DevicePlane& p) {
+    filter_host_planes(src, dst, devices, {fp.radius_y, border, 0}, [&](const DevicePlane& p) {
         kernels::PlanesArgs plane = a;
+        plane.height = static_cast<int>(p.rows);
         plane.src = p.src;
         plane.src_pitch = p.src_pitch;
         plane.dst = p.dst;
@@ -58,7 +59,8 @@ void median_host_views(const ConstImageView& src, const ImageView& dst, const Fo
 }  // namespace
 
 void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                   Border border, double cval, int device, void* cuda_stream) {
+                   Border border, double cval, const std::vector<int>& devices, void* cuda_stream) {
+    const int device = devices.front();
     check(cudaSetDevice(device), "cudaSetDevice");
     if (src.memory == Memory::cuda) {
         const auto stream = static_cast<cudaStream_t>(cuda_stream);
@@ -66,7 +68,7 @@ void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footpr
                             stream != nullptr ? stream : cudaStreamPerThread);
         if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "median on the GPU");
     } else {
-        median_host_views(src, dst, fp, border, cval, device);
+        median_host_views(src, dst, fp, border, cval, devices);
     }
 }
 

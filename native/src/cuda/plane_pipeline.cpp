@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,8 @@
 #include "cuda/cuda_util.hpp"
 #include "cuda/host_copy.hpp"
 #include "cuda/worker_pool.hpp"
+#include "border_index.cuh"
+#include "fastmedian/errors.hpp"
 
 namespace fastmedian::detail {
 
@@ -67,7 +70,10 @@ private:
 struct Slot {
     Slot() {
         check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-        check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "cudaEventCreate");
+        // Waited on with the thread asleep, not spinning: a worker per core, on several devices,
+        // would otherwise keep every core busy waiting while the GPUs work.
+        check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming | cudaEventBlockingSync),
+              "cudaEventCreate");
     }
     ~Slot() {  // the buffers go after this: nothing may still be copying into them
         if (stream != nullptr) cudaStreamSynchronize(stream);
@@ -126,70 +132,168 @@ private:
     bool succeeded_ = false;
 };
 
+// A band of a plane: outputs [y0, y1) from the device rows [top, top + rows) of the plane
+// extended by the border mode (a whole plane: top 0, rows its height).
+struct Band {
+    std::int64_t y0, y1, top, rows;
+};
+
+// How the planes are cut, and how many workers each device runs.
+struct Cut {
+    std::int64_t band_rows;  // outputs per band
+    std::int64_t bands;      // per plane
+    int workers;             // per device
+};
+
+std::int64_t padded(std::int64_t bytes) { return (bytes + 511) / 512 * 512; }
+
+// Whole planes while the device memory holds one per worker (half of what is free, for the
+// filters' own needs); else bands, for a few workers each, as tall as the memory allows.
+Cut cut_planes(std::int64_t height, std::int64_t planes, std::int64_t row_bytes,
+               const PlaneReach& reach, std::int64_t budget, int slots) {
+    const std::int64_t plane_bytes = row_bytes * height;
+    if (plane_bytes <= budget) {
+        const std::int64_t workers = std::min<std::int64_t>({budget / plane_bytes, slots, planes});
+        return {height, 1, static_cast<int>(std::max<std::int64_t>(workers, 1))};
+    }
+    const std::int64_t halo = 2 * static_cast<std::int64_t>(reach.halo_rows);
+    std::int64_t workers = std::min(4, slots);
+    std::int64_t rows = budget / workers / row_bytes - halo;
+    if (rows < 1) {
+        workers = 1;
+        rows = std::max<std::int64_t>(budget / row_bytes - halo, 1);
+    }
+    rows = std::min(rows, height);
+    const std::int64_t bands = (height + rows - 1) / rows;
+    return {rows, bands, static_cast<int>(std::min(workers, planes * bands))};
+}
+
+Band band_of(const Cut& cut, std::int64_t b, std::int64_t height, const PlaneReach& reach) {
+    if (cut.bands == 1) return {0, height, 0, height};
+    const std::int64_t y0 = b * cut.band_rows, y1 = std::min(height, y0 + cut.band_rows);
+    std::int64_t top = y0 - reach.halo_rows, bottom = y1 + reach.halo_rows;
+    if (reach.border == Border::constant) {  // the filter's own border is the constant
+        top = std::max<std::int64_t>(top, 0);
+        bottom = std::min(bottom, height);
+    }
+    return {y0, y1, top, bottom - top};
+}
+
+// Calls copy(device_row, image_row, count) for the runs of consecutive image rows that the
+// band's device rows read.
+template <class Copy>
+void for_each_run(const Band& band, std::int64_t height, Border border, Copy copy) {
+    auto source = [&](std::int64_t i) {
+        return kernels::border_index(band.top + i, height, static_cast<int>(border));
+    };
+    for (std::int64_t i = 0; i < band.rows;) {
+        const std::int64_t from = source(i);
+        std::int64_t n = 1;
+        while (i + n < band.rows && source(i + n) == from + n) ++n;
+        copy(i, from, n);
+        i += n;
+    }
+}
+
 }  // namespace
 
-void filter_host_planes(const ConstImageView& src, const ImageView& dst, int device,
+void filter_host_planes(const ConstImageView& src, const ImageView& dst,
+                        const std::vector<int>& devices, const PlaneReach& reach,
                         const PlaneFilter& filter) {
-    Lease lease(device);
-    Context& c = *lease;
-    const std::int64_t rows = src.height;
+    std::vector<std::unique_ptr<Lease>> leases;
+    std::int64_t budget = std::numeric_limits<std::int64_t>::max();
+    for (const int device : devices) {
+        check(cudaSetDevice(device), "cudaSetDevice");
+        leases.push_back(std::make_unique<Lease>(device));
+        budget = std::min(budget, static_cast<std::int64_t>(memory_budget(0.5)));
+    }
+    check(cudaSetDevice(devices.front()), "cudaSetDevice");
+    const std::int64_t height = src.height;
     const std::int64_t in_bytes = src.width * static_cast<std::int64_t>(pixel_size(src.type));
     const std::int64_t out_bytes = dst.width * static_cast<std::int64_t>(pixel_size(dst.type));
     const bool src_pinned = is_pinned(src.data), dst_pinned = is_pinned(dst.data);
-    // As many workers as slots and planes, and as the device memory holds (half of what is free,
-    // for the filters' own scratch).
-    std::size_t free = 0, total = 0;
-    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-    const std::int64_t plane_bytes = (in_bytes + out_bytes) * rows;
-    const int workers = static_cast<int>(std::clamp<std::int64_t>(
-        std::min<std::int64_t>(static_cast<std::int64_t>(free / 2) / std::max<std::int64_t>(plane_bytes, 1),
-                               std::min<std::int64_t>(static_cast<std::int64_t>(c.slots.size()), src.planes)),
-        1, static_cast<std::int64_t>(c.slots.size())));
+    const int slots = static_cast<int>((**leases.front()).slots.size());
+    const Cut cut = cut_planes(height, src.planes,
+                               padded(in_bytes) + padded(out_bytes) + reach.scratch_row_bytes,
+                               reach, budget, slots);
+    const std::int64_t items = src.planes * cut.bands;
 
-    // Each worker takes the next plane through its slot: staged in (pageable sources), uploaded,
-    // filtered, downloaded, staged out (pageable destinations). The workers' planes overlap.
+    // Each worker takes the next band (or plane) through its slot: staged in (pageable sources),
+    // uploaded, filtered, downloaded, staged out (pageable destinations). The workers' bands
+    // overlap.
     std::atomic<std::int64_t> next{0};
     std::exception_ptr error;
     std::mutex error_mutex;
-    auto work = [&](int w) {
-        Slot& s = c.slots[static_cast<std::size_t>(w)];
+    auto work = [&](int d, int w) {
+        Slot& s = (**leases[static_cast<std::size_t>(d)]).slots[static_cast<std::size_t>(w)];
         try {
-            check(cudaSetDevice(device), "cudaSetDevice");
-            for (std::int64_t z = next++; z < src.planes; z = next++) {
-                const DeviceBuffer& d_in = s.d_in.reserve(static_cast<std::size_t>(in_bytes), static_cast<std::size_t>(rows));
-                const DeviceBuffer& d_out = s.d_out.reserve(static_cast<std::size_t>(out_bytes), static_cast<std::size_t>(rows));
-                const void* from = src.plane(z);
-                std::int64_t from_pitch = src.row_stride;
-                if (!src_pinned) {
-                    void* staged = s.in.reserve(static_cast<std::size_t>(in_bytes * rows));
-                    copy_rows(staged, in_bytes, from, from_pitch, in_bytes, rows);
-                    from = staged;
-                    from_pitch = in_bytes;
+            check(cudaSetDevice(devices[static_cast<std::size_t>(d)]), "cudaSetDevice");
+            for (std::int64_t item = next++; item < items; item = next++) {
+                const std::int64_t z = item / cut.bands;
+                const Band band = band_of(cut, item % cut.bands, height, reach);
+                const auto rows = static_cast<std::size_t>(band.rows);
+                const DeviceBuffer& d_in = s.d_in.reserve(static_cast<std::size_t>(in_bytes), rows);
+                const DeviceBuffer& d_out = s.d_out.reserve(static_cast<std::size_t>(out_bytes), rows);
+                const auto* plane = src.plane(z);
+                if (src_pinned) {
+                    for_each_run(band, height, reach.border, [&](std::int64_t i, std::int64_t y, std::int64_t n) {
+                        check(cudaMemcpy2DAsync(static_cast<char*>(d_in.get()) + i * d_in.pitch(),
+                                                static_cast<std::size_t>(d_in.pitch()), plane + y * src.row_stride,
+                                                static_cast<std::size_t>(src.row_stride), static_cast<std::size_t>(in_bytes),
+                                                static_cast<std::size_t>(n), cudaMemcpyHostToDevice, s.stream),
+                              "cudaMemcpy2DAsync (upload)");
+                    });
+                } else {
+                    auto* staged = static_cast<char*>(s.in.reserve(static_cast<std::size_t>(in_bytes) * rows));
+                    for_each_run(band, height, reach.border, [&](std::int64_t i, std::int64_t y, std::int64_t n) {
+                        copy_rows(staged + i * in_bytes, in_bytes, plane + y * src.row_stride, src.row_stride,
+                                  in_bytes, n);
+                    });
+                    check(cudaMemcpy2DAsync(d_in.get(), static_cast<std::size_t>(d_in.pitch()), staged,
+                                            static_cast<std::size_t>(in_bytes), static_cast<std::size_t>(in_bytes),
+                                            rows, cudaMemcpyHostToDevice, s.stream),
+                          "cudaMemcpy2DAsync (upload)");
                 }
-                check(cudaMemcpy2DAsync(d_in.get(), static_cast<std::size_t>(d_in.pitch()), from,
-                                        static_cast<std::size_t>(from_pitch), static_cast<std::size_t>(in_bytes),
-                                        static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s.stream),
-                      "cudaMemcpy2DAsync (upload)");
-                filter({d_in.get(), d_in.pitch(), d_out.get(), d_out.pitch(), s.stream, w});
-                void* to = dst_pinned ? static_cast<void*>(dst.plane(z))
-                                      : s.out.reserve(static_cast<std::size_t>(out_bytes * rows));
+                filter({d_in.get(), d_in.pitch(), d_out.get(), d_out.pitch(), band.rows, s.stream,
+                        d * kMaxPipelineSlots + w});
+                const std::int64_t kept = band.y1 - band.y0;
+                auto* out_plane = dst.plane(z) + band.y0 * dst.row_stride;
+                void* to = dst_pinned ? static_cast<void*>(out_plane)
+                                      : s.out.reserve(static_cast<std::size_t>(out_bytes * kept));
                 const std::int64_t to_pitch = dst_pinned ? dst.row_stride : out_bytes;
-                check(cudaMemcpy2DAsync(to, static_cast<std::size_t>(to_pitch), d_out.get(),
+                check(cudaMemcpy2DAsync(to, static_cast<std::size_t>(to_pitch),
+                                        static_cast<const char*>(d_out.get()) + (band.y0 - band.top) * d_out.pitch(),
                                         static_cast<std::size_t>(d_out.pitch()), static_cast<std::size_t>(out_bytes),
-                                        static_cast<std::size_t>(rows), cudaMemcpyDeviceToHost, s.stream),
+                                        static_cast<std::size_t>(kept), cudaMemcpyDeviceToHost, s.stream),
                       "cudaMemcpy2DAsync (download)");
-                check(cudaStreamSynchronize(s.stream), "plane pipeline on the GPU");
-                if (!dst_pinned) copy_rows(dst.plane(z), dst.row_stride, to, out_bytes, out_bytes, rows);
+                check(cudaEventRecord(s.done, s.stream), "cudaEventRecord");
+                check(cudaEventSynchronize(s.done), "plane pipeline on the GPU");
+                if (!dst_pinned) copy_rows(out_plane, dst.row_stride, to, out_bytes, out_bytes, kept);
             }
         } catch (...) {
             const std::lock_guard<std::mutex> lock(error_mutex);
             if (!error) error = std::current_exception();
-            next = src.planes;  // the other workers stop after their plane
+            next = items;  // the other workers stop after their band
         }
     };
-    c.pool.run(workers, work);
+    // The first device's workers run on this thread's pool; every other device's on a thread
+    // of its own that runs that device's pool.
+    const int workers = cut.workers;
+    std::vector<std::thread> others;
+    try {
+        for (std::size_t d = 1; d < devices.size(); ++d)
+            others.emplace_back([&, d] {
+                (**leases[d]).pool.run(workers, [&, d](int w) { work(static_cast<int>(d), w); });
+            });
+    } catch (...) {  // no thread: stop the ones started, then report
+        next = items;
+        for (std::thread& t : others) t.join();
+        throw Error(ErrorCode::device_error, "cannot start a thread for a second CUDA device");
+    }
+    (**leases.front()).pool.run(workers, [&](int w) { work(0, w); });
+    for (std::thread& t : others) t.join();
     if (error) std::rethrow_exception(error);
-    lease.succeeded();
+    for (auto& lease : leases) lease->succeeded();
 }
 
 void release_idle_pipeline_contexts() {

@@ -1,39 +1,63 @@
 // The host-memory path of the plane-wise CUDA filters (2D median, background, convolution):
-// a worker per core (up to kMaxPipelineSlots) takes plane after plane through its own slot (a
-// stream, device planes, pinned staging buffers): pageable planes are staged through pinned
-// memory by the worker's core, pinned ones (cudaMallocHost'd or cudaHostRegister'd) are copied
-// to and from directly; the workers' host copies, uploads, kernels and downloads overlap.
-// Streams, buffers and worker threads belong to a context of the device that later calls reuse
-// (one context per concurrent call); a call that fails drops its context.
+// a worker per core (up to kMaxPipelineSlots per device) takes plane after plane through its own
+// slot (a stream, device planes, pinned staging buffers): pageable planes are staged through
+// pinned memory by the worker's core, pinned ones (cudaMallocHost'd or cudaHostRegister'd) are
+// copied to and from directly; the workers' host copies, uploads, kernels and downloads overlap.
+// Several devices share the planes: each has its own workers, and they take the next plane
+// from one queue. A plane larger than the device memory allows goes through in bands of rows,
+// each with the rows around it that its outputs read, so that the results are those of the
+// whole plane.
+// Streams, buffers and worker threads belong to a context of a device that later calls reuse
+// (one context per concurrent call and device); a call that fails drops its contexts.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "fastmedian/image.hpp"
+#include "fastmedian/options.hpp"
 
 namespace fastmedian::detail {
 
-constexpr int kMaxPipelineSlots = 16;
+constexpr int kMaxPipelineSlots = 16;  // per device
 
-// One plane on the device, for a filter to run on `stream`. `slot` (0..kMaxPipelineSlots-1)
-// names the slot, for filters that keep scratch memory per slot: a slot's planes run one after
-// the other, on one thread. Filters are called from several threads at once.
+// What the pipeline needs to cut a plane into bands of rows.
+struct PlaneReach {
+    int halo_rows = 0;                   // an output row reads the input rows this far away
+    Border border = Border::replicate;   // how the rows outside the image read
+    std::int64_t scratch_row_bytes = 0;  // the filter's own device memory per row, per slot
+};
+
+// A plane, or a band of a plane, on the device, for a filter to run on `stream` (the device is
+// current). `slot` (0..pipeline_slots(devices)-1) names the slot, for filters that keep
+// scratch memory per slot: a slot's planes run one after the other, on one thread, on one
+// device. Filters are called from several threads at once.
 struct DevicePlane {
     const void* src;
     std::int64_t src_pitch;
     void* dst;
     std::int64_t dst_pitch;
+    std::int64_t rows;  // of src and dst: the plane's height, or a band's rows with their halo
     cudaStream_t stream;
     int slot;
 };
 using PlaneFilter = std::function<void(const DevicePlane&)>;
 
-// Filters every plane of validated host views on `device` (dst may be of another pixel type:
-// convolution's float output) and returns once dst is written. Throws Error(device_error).
-void filter_host_planes(const ConstImageView& src, const ImageView& dst, int device,
+// The slots a call on `devices` devices may name.
+inline int pipeline_slots(std::size_t devices) {
+    return static_cast<int>(devices) * kMaxPipelineSlots;
+}
+
+// Filters every plane of validated host views on `devices` (distinct, existing; dst may be of
+// another pixel type: convolution's float output) and returns once dst is written. The filter
+// applies `reach.border` at the edges of what it is given: a band's outer rows are read as the
+// border mode reads the image (constant: the band stops at the image's edge). Throws
+// Error(device_error).
+void filter_host_planes(const ConstImageView& src, const ImageView& dst,
+                        const std::vector<int>& devices, const PlaneReach& reach,
                         const PlaneFilter& filter);
 
 // Frees the contexts no call is using (tests: device memory back to what it was).

@@ -4,7 +4,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -49,28 +48,12 @@ kernels::TemporalArgs temporal_args(const ConstImageView& src, int window,
     return a;
 }
 
-// Device memory the host path may use: FASTMEDIAN_CUDA_MEMORY_LIMIT, or most of what is free.
-std::size_t memory_budget() {
-    std::size_t free = 0, total = 0;
-    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-    std::size_t budget = free / 10 * 8;
-    if (const char* env = std::getenv("FASTMEDIAN_CUDA_MEMORY_LIMIT")) {
-        char* end = nullptr;
-        const unsigned long long limit = std::strtoull(env, &end, 10);
-        if (end == env || *end != '\0')
-            throw Error(ErrorCode::invalid_argument,
-                        std::string("FASTMEDIAN_CUDA_MEMORY_LIMIT must be a number of bytes, got '") + env + "'");
-        budget = std::min<std::size_t>(budget, limit);
-    }
-    return budget;
-}
-
 void temporal_host_views(const ConstImageView& src, const ImageView& dst, int window,
                          const kernels::OutputMode& offset, cudaStream_t stream) {
     const auto px = static_cast<std::int64_t>(pixel_size(src.type));
     const std::int64_t frames = src.planes;
     // A tile is w x h pixels over all frames, in and out; rows padded to 512 bytes by the pitch.
-    const std::int64_t budget = static_cast<std::int64_t>(memory_budget());
+    const std::int64_t budget = static_cast<std::int64_t>(memory_budget(0.8));
     const std::int64_t per_pixel = 2 * frames * px;
     if (budget / per_pixel < 512 / px)
         throw Error(ErrorCode::unsupported,
