@@ -1,12 +1,14 @@
 // The CUDA 3D median gives the CPU reference's bits: the tiled networks (boxes 3 and 5,
 // ellipsoids of radius 1 and 2) and the generic selection, on random volumes, ties, float
-// specials, odd sizes, padded strides, every border (device views: test_cuda_device_views.cpp).
+// specials, odd sizes, padded strides, every border, volumes in slabs when the device memory
+// allowed does not hold them (device views: test_cuda_device_views.cpp).
 // Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <limits>
 
 #include "fastmedian/fastmedian.hpp"
+#include "support/memory_limit.hpp"
 #include "support/naive_median3d.hpp"
 #include "support/test_images.hpp"
 
@@ -116,4 +118,33 @@ TEST_F(CudaMedian3D, LargerVolumeAcrossManyBlocks) {
             fmtest::fill_random(src, 77);
             expect_cuda_equals_cpu(src, w, fm::Border::reflect, 0.0, label(t, fm::Border::reflect, w));
         }
+}
+
+// Equal to the whole volume's result (itself equal to the CPU's above).
+TEST_F(CudaMedian3D, VolumesLargerThanTheMemoryAllowsGoThroughInSlabs) {
+    const fm::Window3D windows[] = {fm::Window3D::box(3), fm::Window3D::box(5, 5, 3),
+                                    fm::Window3D::ellipsoid(2), fm::Window3D::box(3, 3, 9)};
+    std::uint32_t seed = 300;
+    for (fm::PixelType t : kAllTypes)
+        for (const fm::Window3D& w : windows)
+            for (fm::Border b : kAllBorders) {
+                Stack src(t, 211, 113, 7), whole(t, 211, 113, 7);
+                fmtest::fill_random(src, seed++, seed % 2 ? 4 : 0);
+                fm::Median3DOptions o;
+                o.window = w;
+                o.border = b;
+                o.cval = 5;
+                o.backend = fm::Backend::cuda;
+                fm::median3d(src.cview(), whole.view(), o);
+                // Slabs of 1 plane, and of 3, with their halo planes (rows padded to 512 bytes).
+                const std::int64_t row = (211 * static_cast<std::int64_t>(fm::pixel_size(t)) + 511) / 512 * 512;
+                const int rz = w.shape == fm::Window3D::Shape::box ? w.size_z / 2 : static_cast<int>(w.radius_z);
+                for (const std::int64_t limit : {std::int64_t{1}, 2 * row * 113 * (3 + 2 * rz)}) {
+                    Stack slabs(t, 211, 113, 7, 2, 1);
+                    const fmtest::MemoryLimit m(limit);
+                    fm::median3d(src.cview(), slabs.view(), o);
+                    EXPECT_EQ(fmtest::first_difference(whole, slabs), "")
+                        << label(t, b, w) << " limit " << std::to_string(limit);
+                }
+            }
 }

@@ -1,10 +1,11 @@
 // Host side of the CUDA 3D median. Views in device memory are filtered on the caller's stream;
-// host volumes are copied to the device whole, filtered and copied back (volumes larger than
-// the device's memory are the transfer pipeline's work, issue 8).
+// host volumes are copied to the device (whole, or in slabs of planes when they do not fit),
+// filtered and copied back.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 
+#include "border_index.cuh"
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
@@ -50,6 +51,59 @@ kernels::VolumeArgs volume_args(const ConstImageView& src, Border border, double
     return a;
 }
 
+// Host volumes go to the device in slabs of planes, each with the planes around it that its
+// outputs read (the volume's own border planes beyond its first and last), as many at once as
+// the device memory allows: the whole volume when it fits.
+void median3d_host_views(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
+                         Border border, kernels::VolumeArgs a) {
+    const std::size_t row_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
+    const auto height = static_cast<std::size_t>(src.height);
+    const std::int64_t planes = src.planes, halo = fp.radius_z;
+    const std::int64_t plane_bytes = 2 * static_cast<std::int64_t>((row_bytes + 511) / 512 * 512 * height);
+    const auto budget = static_cast<std::int64_t>(memory_budget(0.8));
+    const std::int64_t slab = planes * plane_bytes <= budget
+                                  ? planes
+                                  : std::clamp<std::int64_t>(budget / plane_bytes - 2 * halo, 1, planes);
+    const std::int64_t room = slab == planes ? planes : slab + 2 * halo;  // device planes
+    DeviceBuffer d_src(row_bytes, height * static_cast<std::size_t>(room));
+    DeviceBuffer d_dst(row_bytes, height * static_cast<std::size_t>(room));
+    a.src = d_src.get();
+    a.src_pitch = d_src.pitch();
+    a.src_plane_stride = d_src.pitch() * src.height;
+    a.dst = d_dst.get();
+    a.dst_pitch = d_dst.pitch();
+    a.dst_plane_stride = d_dst.pitch() * src.height;
+    const cudaStream_t stream = cudaStreamPerThread;
+    for (std::int64_t z0 = 0; z0 < planes; z0 += slab) {
+        const std::int64_t z1 = std::min(planes, z0 + slab);
+        std::int64_t top = 0, bottom = planes;
+        if (slab < planes) {
+            top = z0 - halo;
+            bottom = z1 + halo;
+            if (border == Border::constant) {  // the kernel's own border is the constant
+                top = std::max<std::int64_t>(top, 0);
+                bottom = std::min(bottom, planes);
+            }
+        }
+        for (std::int64_t i = 0; i < bottom - top; ++i)
+            check(cudaMemcpy2DAsync(static_cast<char*>(d_src.get()) + i * a.src_plane_stride,
+                                    static_cast<std::size_t>(d_src.pitch()),
+                                    src.plane(kernels::border_index(top + i, planes, static_cast<int>(border))),
+                                    static_cast<std::size_t>(src.row_stride), row_bytes, height,
+                                    cudaMemcpyHostToDevice, stream),
+                  "cudaMemcpy2DAsync (upload)");
+        a.depth = static_cast<int>(bottom - top);
+        launch_volume(a, src.type, fp, stream);
+        for (std::int64_t z = z0; z < z1; ++z)
+            check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride),
+                                    static_cast<char*>(d_dst.get()) + (z - top) * a.dst_plane_stride,
+                                    static_cast<std::size_t>(d_dst.pitch()), row_bytes, height,
+                                    cudaMemcpyDeviceToHost, stream),
+                  "cudaMemcpy2DAsync (download)");
+        check(cudaStreamSynchronize(stream), "median3d on the GPU");  // before the next slab's upload
+    }
+}
+
 }  // namespace
 
 void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
@@ -70,29 +124,7 @@ void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footpr
         if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "median3d on the GPU");
         return;
     }
-    const std::size_t row_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
-    const auto height = static_cast<std::size_t>(src.height);
-    const auto planes = static_cast<std::size_t>(src.planes);
-    DeviceBuffer d_src(row_bytes, height * planes), d_dst(row_bytes, height * planes);
-    a.src = d_src.get();
-    a.src_pitch = d_src.pitch();
-    a.src_plane_stride = d_src.pitch() * src.height;
-    a.dst = d_dst.get();
-    a.dst_pitch = d_dst.pitch();
-    a.dst_plane_stride = d_dst.pitch() * src.height;
-    const cudaStream_t stream = cudaStreamPerThread;
-    for (std::int64_t z = 0; z < src.planes; ++z)
-        check(cudaMemcpy2DAsync(static_cast<char*>(d_src.get()) + z * a.src_plane_stride,
-                                d_src.pitch(), src.plane(z), static_cast<std::size_t>(src.row_stride),
-                                row_bytes, height, cudaMemcpyHostToDevice, stream),
-              "cudaMemcpy2DAsync (upload)");
-    launch_volume(a, src.type, fp, stream);
-    for (std::int64_t z = 0; z < src.planes; ++z)
-        check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride),
-                                static_cast<char*>(d_dst.get()) + z * a.dst_plane_stride,
-                                d_dst.pitch(), row_bytes, height, cudaMemcpyDeviceToHost, stream),
-              "cudaMemcpy2DAsync (download)");
-    check(cudaStreamSynchronize(stream), "median3d on the GPU");
+    median3d_host_views(src, dst, fp, border, a);
 }
 
 }  // namespace fastmedian::detail
