@@ -2,15 +2,19 @@
 //
 // Every entry point runs its body inside `guarded`, which turns any C++ exception into an
 // org.fastmedian.FastMedianException (code name + message), so none crosses into the JVM.
-// Pixels are copied into native buffers and back (Get/Set<Type>ArrayRegion): the input array is
-// never written, nothing needs releasing on an error path, the output array is written only
-// after a successful run, and the garbage collector is never held up for a whole filter run
-// (as a critical section would).
+// Pixels (class Pixels): a call that runs on a GPU filters the Java arrays themselves, held as
+// JNI critical sections for the call, so that no full copy of the stack is made on its way to
+// the GPU's staging buffers and back (the garbage collector waits for the call); a call on the
+// CPU copies them into native buffers and back (Get/Set<Type>ArrayRegion), since its filter
+// takes longer than a copy and a long run should not hold up the collector. Either way the
+// input array is never written; the copied output is written only after a successful run.
 // A Java TemporalMedianStream holds a JavaStream* as a jlong handle, from temporalStreamCreate
 // to temporalStreamClose; the Java class serialises the calls and never passes a freed handle.
 #include <jni.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -162,6 +166,95 @@ void write(JNIEnv* env, jfloatArray a, jsize n, const float* p) {
     env->SetFloatArrayRegion(a, 0, n, p);
 }
 
+template <class T> struct ArrayOf;
+template <> struct ArrayOf<std::uint8_t> { using type = jbyteArray; };
+template <> struct ArrayOf<std::uint16_t> { using type = jshortArray; };
+template <> struct ArrayOf<float> { using type = jfloatArray; };
+
+// Whether a call runs on a GPU, as the library's dispatch decides (backend automatic: the
+// device if it exists), unless FASTMEDIAN_JNI_ARRAYS says "critical" or "copy" (tests).
+bool direct_access(fm::Backend backend, int device) {
+    if (const char* mode = std::getenv("FASTMEDIAN_JNI_ARRAYS")) {
+        if (std::strcmp(mode, "critical") == 0) return true;
+        if (std::strcmp(mode, "copy") == 0) return false;
+    }
+    return backend != fm::Backend::cpu && device < static_cast<int>(fm::cuda_devices().size());
+}
+
+// The pixels of one call: src as In, dst as Out. `direct`: the arrays themselves, between
+// Get- and ReleasePrimitiveArrayCritical (no JNI call may come in between, so the options are
+// read before and the RunInfo made after); else native copies. finish() hands the results to
+// dst after a successful run; after a failure the copy is dropped, while a direct dst may hold
+// part of the results (documented in FastMedian).
+template <class In, class Out>
+class Pixels {
+public:
+    Pixels(JNIEnv* env, jarray src, jarray dst, jsize n, bool direct)
+        : env_(env), src_(src), dst_(dst), n_(n), direct_(direct) {
+        if (direct_) {
+            in_ = static_cast<const In*>(env->GetPrimitiveArrayCritical(src, nullptr));
+            if (in_ != nullptr) out_ = static_cast<Out*>(env->GetPrimitiveArrayCritical(dst, nullptr));
+            if (out_ == nullptr) {
+                release(JNI_ABORT);
+                check_java(env);
+                throw std::bad_alloc();
+            }
+            return;
+        }
+        in_copy_.resize(static_cast<std::size_t>(n));
+        out_copy_.resize(static_cast<std::size_t>(n));
+        read(env, static_cast<typename ArrayOf<In>::type>(src), n, in_copy_.data());
+        check_java(env);
+        in_ = in_copy_.data();
+        out_ = out_copy_.data();
+    }
+    ~Pixels() { release(JNI_ABORT); }
+    Pixels(const Pixels&) = delete;
+    Pixels& operator=(const Pixels&) = delete;
+    const In* in() const { return in_; }
+    Out* out() const { return out_; }
+    void finish() {
+        if (direct_) {
+            release(0);
+            return;
+        }
+        write(env_, static_cast<typename ArrayOf<Out>::type>(dst_), n_, out_);
+        check_java(env_);
+    }
+
+private:
+    void release(jint dst_mode) {
+        if (!direct_) return;
+        if (out_ != nullptr) env_->ReleasePrimitiveArrayCritical(dst_, out_, dst_mode);
+        if (in_ != nullptr) env_->ReleasePrimitiveArrayCritical(src_, const_cast<In*>(in_), JNI_ABORT);
+        in_ = nullptr;
+        out_ = nullptr;
+    }
+
+    JNIEnv* env_;
+    jarray src_, dst_;
+    jsize n_;
+    bool direct_;
+    const In* in_ = nullptr;
+    Out* out_ = nullptr;
+    std::vector<In> in_copy_;
+    std::vector<Out> out_copy_;
+};
+
+// Filters src into dst through Pixels: run(in, out) -> RunInfo.
+template <class In, class Out, class Run>
+jobject filtered(JNIEnv* env, jarray src, jarray dst, jsize n, fm::Backend backend, int device,
+                 jint width, jint height, jint planes, Run run) {
+    fm::RunInfo info;
+    {
+        Pixels<In, Out> pixels(env, src, dst, n, direct_access(backend, device));
+        info = run(fm::view(pixels.in(), width, height, planes),
+                   fm::view(pixels.out(), width, height, planes));
+        pixels.finish();
+    }
+    return run_info(env, info);
+}
+
 template <class T, class JArray>
 jobject median(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jint planes,
                jboolean circle, jint size, jdouble radius, jstring border, jdouble cval,
@@ -170,16 +263,10 @@ jobject median(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jin
         const jsize n = checked_length(env, src, dst, width, height, planes);
         const fm::MedianOptions options =
             median_options(env, circle, size, radius, border, cval, backend, device);
-        std::vector<T> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
-        read(env, src, n, in.data());
-        check_java(env);
-        const T* pixels = in.data();
-        const fm::RunInfo info = fm::median2d(fm::view(pixels, width, height, planes),
-                                              fm::view(out.data(), width, height, planes),
-                                              options);
-        write(env, dst, n, out.data());
-        check_java(env);
-        return run_info(env, info);
+        return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
+                              [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+                                  return fm::median2d(in, out, options);
+                              });
     });
 }
 
@@ -208,16 +295,10 @@ jobject median3d(JNIEnv* env, JArray src, JArray dst, jint width, jint height, j
         const fm::Median3DOptions options =
             median3d_options(env, ellipsoid, size_x, size_y, size_z, radius_x, radius_y,
                              radius_z, border, cval, backend, device);
-        std::vector<T> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
-        read(env, src, n, in.data());
-        check_java(env);
-        const T* pixels = in.data();
-        const fm::RunInfo info = fm::median3d(fm::view(pixels, width, height, planes),
-                                              fm::view(out.data(), width, height, planes),
-                                              options);
-        write(env, dst, n, out.data());
-        check_java(env);
-        return run_info(env, info);
+        return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
+                              [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+                                  return fm::median3d(in, out, options);
+                              });
     });
 }
 
@@ -239,16 +320,10 @@ jobject temporal(JNIEnv* env, JArray src, JArray dst, jint width, jint height, j
         const jsize n = checked_length(env, src, dst, width, height, planes);
         const fm::TemporalOptions options =
             temporal_options(env, window, mode, offset, backend, device);
-        std::vector<T> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
-        read(env, src, n, in.data());
-        check_java(env);
-        const T* pixels = in.data();
-        const fm::RunInfo info = fm::temporal_median(fm::view(pixels, width, height, planes),
-                                                     fm::view(out.data(), width, height, planes),
-                                                     options);
-        write(env, dst, n, out.data());
-        check_java(env);
-        return run_info(env, info);
+        return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
+                              [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+                                  return fm::temporal_median(in, out, options);
+                              });
     });
 }
 
@@ -276,16 +351,10 @@ jobject background(JNIEnv* env, JArray src, JArray dst, jint width, jint height,
         const jsize n = checked_length(env, src, dst, width, height, planes);
         const fm::BackgroundOptions options = background_options(
             env, circle, size, radius, method, output, offset, border, cval, backend, device);
-        std::vector<T> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
-        read(env, src, n, in.data());
-        check_java(env);
-        const T* pixels = in.data();
-        const fm::RunInfo info = fm::background(fm::view(pixels, width, height, planes),
-                                                fm::view(out.data(), width, height, planes),
-                                                options);
-        write(env, dst, n, out.data());
-        check_java(env);
-        return run_info(env, info);
+        return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
+                              [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+                                  return fm::background(in, out, options);
+                              });
     });
 }
 
@@ -424,22 +493,13 @@ jobject convolve(JNIEnv* env, JArray src, jobject dst, jint width, jint height, 
                                                        column, sigma, normalize, border, cval,
                                                        backend, device);
         options.output = to_float ? fm::ConvolveOutput::f32 : fm::ConvolveOutput::same;
-        std::vector<T> in(static_cast<std::size_t>(n));
-        read(env, src, n, in.data());
-        check_java(env);
-        const T* pixels = in.data();
-        fm::RunInfo info;
-        if (to_float) {
-            std::vector<float> out(static_cast<std::size_t>(n));
-            info = fm::convolve(fm::view(pixels, width, height, planes), fm::view(out.data(), width, height, planes), options);
-            write(env, static_cast<jfloatArray>(dst), n, out.data());
-        } else {
-            std::vector<T> out(static_cast<std::size_t>(n));
-            info = fm::convolve(fm::view(pixels, width, height, planes), fm::view(out.data(), width, height, planes), options);
-            write(env, static_cast<JArray>(dst), n, out.data());
-        }
-        check_java(env);
-        return run_info(env, info);
+        const auto run = [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+            return fm::convolve(in, out, options);
+        };
+        const auto out = static_cast<jarray>(dst);
+        if (to_float)
+            return filtered<T, float>(env, src, out, n, options.backend, options.device, width, height, planes, run);
+        return filtered<T, T>(env, src, out, n, options.backend, options.device, width, height, planes, run);
     });
 }
 

@@ -8,8 +8,11 @@ package org.fastmedian;
  *
  * <p>The median of the n window values is the element of rank (n-1)/2; floats are ordered
  * -Inf &lt; ... &lt; -0.0 &lt; +0.0 &lt; ... &lt; +Inf &lt; NaN, and a NaN result is the quiet
- * NaN 0x7FC00000. {@code src} is never modified; {@code dst} (a different array of the same
- * length) is written only when the call succeeds. Every failure is a {@link FastMedianException}
+ * NaN 0x7FC00000. {@code src} is never modified. {@code dst} (a different array of the same
+ * length) receives the result. A call that runs on a GPU filters the arrays themselves, without
+ * copying them (JNI critical sections: the garbage collector waits for the call), so after a
+ * failure there {@code dst} may hold part of the result; a call on the CPU works on copies and
+ * writes {@code dst} only when it succeeds. Every failure is a {@link FastMedianException}
  * whose message names the offending parameter.
  */
 public final class FastMedian {
