@@ -243,3 +243,21 @@ TEST_F(CudaPipeline, SeveralDevicesShareThePlanes) {
         expect_bands_equal_the_cpu(src, fm::PixelType::u16, c, fm::convolve, "gaussian on two");
     }
 }
+
+TEST_F(CudaPipeline, TemporalMedianInBandsOfEveryFrame) {
+    std::uint32_t seed = 700;
+    for (fm::PixelType t : kAllTypes)
+        for (int window : {5, 25}) {
+            Stack src(t, 333, 150, 40);
+            fmtest::fill_random(src, seed++, window == 5 ? 7 : 0);
+            if (t == fm::PixelType::f32) fmtest::add_specials(src, seed, 0.02);
+            fm::TemporalOptions o;
+            o.window = window;
+            o.mode = window == 5 ? fm::TemporalMode::median : fm::TemporalMode::subtract;
+            o.offset = 10;
+            expect_bands_equal_the_cpu(src, t, o, fm::temporal_median,
+                                       std::string("temporal ") + fm::pixel_type_name(t) + " N=" +
+                                           std::to_string(window),
+                                       {0, 1200000, 400000});
+        }
+}

@@ -69,13 +69,16 @@ TEST_F(CudaTemporal, EveryLaunchShapeEqualsReference) {
         }
 }
 
-// A stack larger than the memory the GPU may use is processed in tiles of rows and columns.
+// A stack larger than the memory the GPU may use goes through in bands of rows of every frame
+// (the plane pipeline), or, where one row of every frame does not fit, in tiles of rows and
+// columns.
 TEST_F(CudaTemporal, TilesWhenTheStackDoesNotFit) {
     Stack src(fm::PixelType::u16, 300, 7, 40);
     fmtest::fill_random(src, 99);
     fm::TemporalOptions o;
     o.window = 12;
-    for (const std::int64_t limit : {65536, 40960}) {  // one row per tile; 256-pixel row pieces
+    // Pipeline bands of one row; tiles of one row; 256-pixel row pieces.
+    for (const std::int64_t limit : {200000, 65536, 40960}) {
         const fmtest::MemoryLimit m(limit);
         expect_cuda_equals_reference(src, o, "limit " + std::to_string(limit));
     }

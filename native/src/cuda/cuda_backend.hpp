@@ -28,9 +28,10 @@ void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footpr
 
 namespace fastmedian::detail {
 
-// The temporal median of validated views (window frames). Host views go through the GPU in
-// tiles of pixels over all frames, sized to the free device memory (or to
-// FASTMEDIAN_CUDA_MEMORY_LIMIT bytes where that is set).
+// The temporal median of validated views (window frames). Host views go through the plane
+// pipeline in bands of rows of every frame, or, where one row of every frame does not fit the
+// free device memory (or FASTMEDIAN_CUDA_MEMORY_LIMIT bytes), in tiles of pixels over all
+// frames, one after the other.
 void temporal_median_cuda(const ConstImageView& src, const ImageView& dst, int window,
                           const kernels::OutputMode& offset, int device, void* cuda_stream);
 

@@ -148,24 +148,27 @@ struct Cut {
 std::int64_t padded(std::int64_t bytes) { return (bytes + 511) / 512 * 512; }
 
 // Whole planes while the device memory holds one per worker (half of what is free, for the
-// filters' own needs); else bands, for a few workers each, as tall as the memory allows.
+// filters' own needs); else bands, for a few workers each, as tall as the memory allows. Items
+// of every plane are bands from the start, about four per worker, so that workers overlap.
+// `row_bytes`: what a row of an item takes on the device.
 Cut cut_planes(std::int64_t height, std::int64_t planes, std::int64_t row_bytes,
                const PlaneReach& reach, std::int64_t budget, int slots) {
-    const std::int64_t plane_bytes = row_bytes * height;
-    if (plane_bytes <= budget) {
-        const std::int64_t workers = std::min<std::int64_t>({budget / plane_bytes, slots, planes});
+    if (!reach.every_plane && row_bytes * height <= budget) {
+        const std::int64_t workers = std::min<std::int64_t>({budget / (row_bytes * height), slots, planes});
         return {height, 1, static_cast<int>(std::max<std::int64_t>(workers, 1))};
     }
     const std::int64_t halo = 2 * static_cast<std::int64_t>(reach.halo_rows);
-    std::int64_t workers = std::min(4, slots);
+    std::int64_t workers = reach.every_plane ? slots : std::min(4, slots);
     std::int64_t rows = budget / workers / row_bytes - halo;
     if (rows < 1) {
         workers = 1;
         rows = std::max<std::int64_t>(budget / row_bytes - halo, 1);
     }
+    if (reach.every_plane) rows = std::min(rows, std::max<std::int64_t>(height / (4 * workers), 1));
     rows = std::min(rows, height);
     const std::int64_t bands = (height + rows - 1) / rows;
-    return {rows, bands, static_cast<int>(std::min(workers, planes * bands))};
+    const std::int64_t items = (reach.every_plane ? 1 : planes) * bands;
+    return {rows, bands, static_cast<int>(std::min(workers, items))};
 }
 
 Band band_of(const Cut& cut, std::int64_t b, std::int64_t height, const PlaneReach& reach) {
@@ -177,6 +180,27 @@ Band band_of(const Cut& cut, std::int64_t b, std::int64_t height, const PlaneRea
         bottom = std::min(bottom, height);
     }
     return {y0, y1, top, bottom - top};
+}
+
+// One side of a copy of a box of rows: rows `pitch` bytes apart, planes `plane_rows` rows
+// apart, the box starting at row y of plane z.
+struct Side {
+    const void* data;
+    std::int64_t pitch, plane_rows, y, z;
+};
+
+// `rows` rows of `planes` planes, in one call.
+cudaError_t copy_box(const Side& from, const Side& to, std::int64_t row_bytes, std::int64_t rows,
+                     std::int64_t planes, cudaMemcpyKind kind, cudaStream_t stream) {
+    const auto n = [](std::int64_t v) { return static_cast<std::size_t>(v); };
+    cudaMemcpy3DParms p{};
+    p.srcPtr = cudaPitchedPtr{const_cast<void*>(from.data), n(from.pitch), n(row_bytes), n(from.plane_rows)};
+    p.srcPos = cudaPos{0, n(from.y), n(from.z)};
+    p.dstPtr = cudaPitchedPtr{const_cast<void*>(to.data), n(to.pitch), n(row_bytes), n(to.plane_rows)};
+    p.dstPos = cudaPos{0, n(to.y), n(to.z)};
+    p.extent = cudaExtent{n(row_bytes), n(rows), n(planes)};
+    p.kind = kind;
+    return cudaMemcpy3DAsync(&p, stream);
 }
 
 // Calls copy(device_row, image_row, count) for the runs of consecutive image rows that the
@@ -213,10 +237,12 @@ void filter_host_planes(const ConstImageView& src, const ImageView& dst,
     const std::int64_t out_bytes = dst.width * static_cast<std::int64_t>(pixel_size(dst.type));
     const bool src_pinned = is_pinned(src.data), dst_pinned = is_pinned(dst.data);
     const int slots = static_cast<int>((**leases.front()).slots.size());
+    // An item: a band (or the whole) of one plane, or of every plane at once.
+    const std::int64_t item_planes = reach.every_plane ? src.planes : 1;
     const Cut cut = cut_planes(height, src.planes,
-                               padded(in_bytes) + padded(out_bytes) + reach.scratch_row_bytes,
+                               (padded(in_bytes) + padded(out_bytes) + reach.scratch_row_bytes) * item_planes,
                                reach, budget, slots);
-    const std::int64_t items = src.planes * cut.bands;
+    const std::int64_t items = src.planes / item_planes * cut.bands;
 
     // Each worker takes the next band (or plane) through its slot: staged in (pageable sources),
     // uploaded, filtered, downloaded, staged out (pageable destinations). The workers' bands
@@ -229,46 +255,76 @@ void filter_host_planes(const ConstImageView& src, const ImageView& dst,
         try {
             check(cudaSetDevice(devices[static_cast<std::size_t>(d)]), "cudaSetDevice");
             for (std::int64_t item = next++; item < items; item = next++) {
-                const std::int64_t z = item / cut.bands;
+                const std::int64_t z0 = item / cut.bands * item_planes;
                 const Band band = band_of(cut, item % cut.bands, height, reach);
-                const auto rows = static_cast<std::size_t>(band.rows);
-                const DeviceBuffer& d_in = s.d_in.reserve(static_cast<std::size_t>(in_bytes), rows);
-                const DeviceBuffer& d_out = s.d_out.reserve(static_cast<std::size_t>(out_bytes), rows);
-                const auto* plane = src.plane(z);
-                if (src_pinned) {
-                    for_each_run(band, height, reach.border, [&](std::int64_t i, std::int64_t y, std::int64_t n) {
-                        check(cudaMemcpy2DAsync(static_cast<char*>(d_in.get()) + i * d_in.pitch(),
-                                                static_cast<std::size_t>(d_in.pitch()), plane + y * src.row_stride,
-                                                static_cast<std::size_t>(src.row_stride), static_cast<std::size_t>(in_bytes),
-                                                static_cast<std::size_t>(n), cudaMemcpyHostToDevice, s.stream),
-                              "cudaMemcpy2DAsync (upload)");
-                    });
+                // On the device, plane after plane of the item, `band.rows` rows each.
+                const std::int64_t rows = band.rows * item_planes;
+                const DeviceBuffer& d_in = s.d_in.reserve(static_cast<std::size_t>(in_bytes), static_cast<std::size_t>(rows));
+                const DeviceBuffer& d_out = s.d_out.reserve(static_cast<std::size_t>(out_bytes), static_cast<std::size_t>(rows));
+                auto* staged = src_pinned ? nullptr : static_cast<unsigned char*>(s.in.reserve(static_cast<std::size_t>(in_bytes * rows)));
+                const bool whole_rows = band.top >= 0 && band.top + band.rows <= height;  // no border rows
+                if (src_pinned && item_planes > 1 && whole_rows && src.plane_stride % src.row_stride == 0) {
+                    check(copy_box({src.data, src.row_stride, src.plane_stride / src.row_stride, band.top, z0},
+                                   {d_in.get(), d_in.pitch(), band.rows, 0, 0}, in_bytes, band.rows, item_planes,
+                                   cudaMemcpyHostToDevice, s.stream),
+                          "cudaMemcpy3DAsync (upload)");
                 } else {
-                    auto* staged = static_cast<char*>(s.in.reserve(static_cast<std::size_t>(in_bytes) * rows));
-                    for_each_run(band, height, reach.border, [&](std::int64_t i, std::int64_t y, std::int64_t n) {
-                        copy_rows(staged + i * in_bytes, in_bytes, plane + y * src.row_stride, src.row_stride,
-                                  in_bytes, n);
-                    });
-                    check(cudaMemcpy2DAsync(d_in.get(), static_cast<std::size_t>(d_in.pitch()), staged,
-                                            static_cast<std::size_t>(in_bytes), static_cast<std::size_t>(in_bytes),
-                                            rows, cudaMemcpyHostToDevice, s.stream),
-                          "cudaMemcpy2DAsync (upload)");
+                    for (std::int64_t p = 0; p < item_planes; ++p) {
+                        const auto* plane = src.plane(z0 + p);
+                        for_each_run(band, height, reach.border, [&](std::int64_t i, std::int64_t y, std::int64_t n) {
+                            const std::int64_t at = p * band.rows + i;  // the device row
+                            if (src_pinned)
+                                check(cudaMemcpy2DAsync(static_cast<char*>(d_in.get()) + at * d_in.pitch(),
+                                                        static_cast<std::size_t>(d_in.pitch()), plane + y * src.row_stride,
+                                                        static_cast<std::size_t>(src.row_stride), static_cast<std::size_t>(in_bytes),
+                                                        static_cast<std::size_t>(n), cudaMemcpyHostToDevice, s.stream),
+                                      "cudaMemcpy2DAsync (upload)");
+                            else
+                                copy_rows(staged + at * in_bytes, in_bytes, plane + y * src.row_stride, src.row_stride,
+                                          in_bytes, n);
+                        });
+                    }
+                    if (!src_pinned)
+                        check(cudaMemcpy2DAsync(d_in.get(), static_cast<std::size_t>(d_in.pitch()), staged,
+                                                static_cast<std::size_t>(in_bytes), static_cast<std::size_t>(in_bytes),
+                                                static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s.stream),
+                              "cudaMemcpy2DAsync (upload)");
                 }
-                filter({d_in.get(), d_in.pitch(), d_out.get(), d_out.pitch(), band.rows, s.stream,
+                filter({d_in.get(), d_in.pitch(), d_out.get(), d_out.pitch(), band.rows, item_planes, s.stream,
                         d * kMaxPipelineSlots + w});
+                // The kept rows of each plane: to the destination (pinned), or to staging.
                 const std::int64_t kept = band.y1 - band.y0;
-                auto* out_plane = dst.plane(z) + band.y0 * dst.row_stride;
-                void* to = dst_pinned ? static_cast<void*>(out_plane)
-                                      : s.out.reserve(static_cast<std::size_t>(out_bytes * kept));
-                const std::int64_t to_pitch = dst_pinned ? dst.row_stride : out_bytes;
-                check(cudaMemcpy2DAsync(to, static_cast<std::size_t>(to_pitch),
-                                        static_cast<const char*>(d_out.get()) + (band.y0 - band.top) * d_out.pitch(),
-                                        static_cast<std::size_t>(d_out.pitch()), static_cast<std::size_t>(out_bytes),
-                                        static_cast<std::size_t>(kept), cudaMemcpyDeviceToHost, s.stream),
-                      "cudaMemcpy2DAsync (download)");
+                auto* unstaged = dst_pinned ? nullptr : static_cast<unsigned char*>(s.out.reserve(static_cast<std::size_t>(out_bytes * kept * item_planes)));
+                const auto* from = static_cast<const unsigned char*>(d_out.get()) + (band.y0 - band.top) * d_out.pitch();
+                if (kept == band.rows && (!dst_pinned || (item_planes > 1 && dst.plane_stride % dst.row_stride == 0))) {
+                    // Every plane's rows at once: they lie back to back on the device.
+                    if (dst_pinned)
+                        check(copy_box({d_out.get(), d_out.pitch(), band.rows, 0, 0},
+                                       {dst.data, dst.row_stride, dst.plane_stride / dst.row_stride, band.y0, z0},
+                                       out_bytes, kept, item_planes, cudaMemcpyDeviceToHost, s.stream),
+                              "cudaMemcpy3DAsync (download)");
+                    else
+                        check(cudaMemcpy2DAsync(unstaged, static_cast<std::size_t>(out_bytes), from,
+                                                static_cast<std::size_t>(d_out.pitch()), static_cast<std::size_t>(out_bytes),
+                                                static_cast<std::size_t>(kept * item_planes), cudaMemcpyDeviceToHost, s.stream),
+                              "cudaMemcpy2DAsync (download)");
+                } else {
+                    for (std::int64_t p = 0; p < item_planes; ++p) {
+                        void* to = dst_pinned ? static_cast<void*>(dst.plane(z0 + p) + band.y0 * dst.row_stride)
+                                              : unstaged + p * kept * out_bytes;
+                        check(cudaMemcpy2DAsync(to, static_cast<std::size_t>(dst_pinned ? dst.row_stride : out_bytes),
+                                                from + p * band.rows * d_out.pitch(), static_cast<std::size_t>(d_out.pitch()),
+                                                static_cast<std::size_t>(out_bytes), static_cast<std::size_t>(kept),
+                                                cudaMemcpyDeviceToHost, s.stream),
+                              "cudaMemcpy2DAsync (download)");
+                    }
+                }
                 check(cudaEventRecord(s.done, s.stream), "cudaEventRecord");
                 check(cudaEventSynchronize(s.done), "plane pipeline on the GPU");
-                if (!dst_pinned) copy_rows(out_plane, dst.row_stride, to, out_bytes, out_bytes, kept);
+                if (!dst_pinned)
+                    for (std::int64_t p = 0; p < item_planes; ++p)
+                        copy_rows(dst.plane(z0 + p) + band.y0 * dst.row_stride, dst.row_stride,
+                                  unstaged + p * kept * out_bytes, out_bytes, out_bytes, kept);
             }
         } catch (...) {
             const std::lock_guard<std::mutex> lock(error_mutex);

@@ -4,7 +4,8 @@
 // pinned memory by the worker's core, pinned ones (cudaMallocHost'd or cudaHostRegister'd) are
 // copied to and from directly; the workers' host copies, uploads, kernels and downloads overlap.
 // Several devices share the planes: each has its own workers, and they take the next plane
-// from one queue. A plane larger than the device memory allows goes through in bands of rows,
+// from one queue. Filters whose outputs read every plane (the temporal median) take bands of
+// rows of all the planes instead. A plane larger than the device memory allows goes through in bands of rows,
 // each with the rows around it that its outputs read, so that the results are those of the
 // whole plane.
 // Streams, buffers and worker threads belong to a context of a device that later calls reuse
@@ -29,6 +30,9 @@ struct PlaneReach {
     int halo_rows = 0;                   // an output row reads the input rows this far away
     Border border = Border::replicate;   // how the rows outside the image read
     std::int64_t scratch_row_bytes = 0;  // the filter's own device memory per row, per slot
+    // Items of every plane at once: a band of rows of all the planes (the temporal median, whose
+    // outputs read every plane); else an item is one plane, or a band of one.
+    bool every_plane = false;
 };
 
 // A plane, or a band of a plane, on the device, for a filter to run on `stream` (the device is
@@ -40,7 +44,8 @@ struct DevicePlane {
     std::int64_t src_pitch;
     void* dst;
     std::int64_t dst_pitch;
-    std::int64_t rows;  // of src and dst: the plane's height, or a band's rows with their halo
+    std::int64_t rows;    // of src and dst: the plane's height, or a band's rows with their halo
+    std::int64_t planes;  // 1, or every plane (PlaneReach::every_plane), `rows` rows apart
     cudaStream_t stream;
     int slot;
 };

@@ -9,6 +9,7 @@
 
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
+#include "cuda/plane_pipeline.hpp"
 #include "fastmedian/errors.hpp"
 #include "temporal_median.cuh"
 
@@ -48,7 +49,9 @@ kernels::TemporalArgs temporal_args(const ConstImageView& src, int window,
     return a;
 }
 
-void temporal_host_views(const ConstImageView& src, const ImageView& dst, int window,
+// Stacks so long that one row of every frame does not fit the device memory allowed: tiles of
+// pixels (rows, and pieces of rows) over all frames, one after the other.
+void temporal_host_tiles(const ConstImageView& src, const ImageView& dst, int window,
                          const kernels::OutputMode& offset, cudaStream_t stream) {
     const auto px = static_cast<std::int64_t>(pixel_size(src.type));
     const std::int64_t frames = src.planes;
@@ -94,13 +97,37 @@ void temporal_host_views(const ConstImageView& src, const ImageView& dst, int wi
     check(cudaStreamSynchronize(stream), "temporal median on the GPU");
 }
 
+// Host stacks: bands of rows of every frame through the plane pipeline, where a row of every
+// frame fits the memory the pipeline may use.
+void temporal_host_views(const ConstImageView& src, const ImageView& dst, int window,
+                         const kernels::OutputMode& offset, int device) {
+    const std::int64_t row = (src.width * static_cast<std::int64_t>(pixel_size(src.type)) + 511) / 512 * 512;
+    if (2 * row * src.planes > static_cast<std::int64_t>(memory_budget(0.5))) {
+        temporal_host_tiles(src, dst, window, offset, cudaStreamPerThread);
+        return;
+    }
+    PlaneReach reach;
+    reach.every_plane = true;
+    filter_host_planes(src, dst, {device}, reach, [&](const DevicePlane& p) {
+        kernels::TemporalArgs a = temporal_args(src, window, offset);
+        a.height = static_cast<int>(p.rows);
+        a.src = p.src;
+        a.src_pitch = p.src_pitch;
+        a.src_frame_stride = p.src_pitch * p.rows;
+        a.dst = p.dst;
+        a.dst_pitch = p.dst_pitch;
+        a.dst_frame_stride = p.dst_pitch * p.rows;
+        check_launch(launch_temporal(a, src.type, p.stream), "kernel launch (temporal median)");
+    });
+}
+
 }  // namespace
 
 void temporal_median_cuda(const ConstImageView& src, const ImageView& dst, int window,
                           const kernels::OutputMode& offset, int device, void* cuda_stream) {
     check(cudaSetDevice(device), "cudaSetDevice");
     if (src.memory == Memory::host) {
-        temporal_host_views(src, dst, window, offset, cudaStreamPerThread);
+        temporal_host_views(src, dst, window, offset, device);
         return;
     }
     check_device_pointer(src.data, device, "src.data");
