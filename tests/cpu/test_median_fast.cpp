@@ -97,6 +97,19 @@ TEST(MedianFast, ImagesSplitIntoBandsAndBlocksOnAllThreads) {
         }
 }
 
+TEST(MedianFast, OutputsOfAtLeast8MiBAreStreamedOutAlike) {
+    // Outputs this large go out with streaming stores (floats converted in place first); the
+    // rows of `got` (5 pixels of padding) start at every alignment.
+    std::uint32_t seed = 3100;
+    for (fm::PixelType t : kAllTypes) {
+        const std::int64_t width = t == fm::PixelType::u8 ? 2903 : 1501;
+        Stack src(t, width, (std::int64_t{8} << 20) / (width * static_cast<std::int64_t>(fm::pixel_size(t))) + 1);
+        fmtest::fill_random(src, seed++, 9);
+        if (t == fm::PixelType::f32) fmtest::add_specials(src, seed, 0.01);
+        expect_matches_reference(src, fm::Window::square(3), fm::Border::reflect);
+    }
+}
+
 TEST(MedianFast, EveryWidthAroundTheVectorWidths) {
     // Widths 1..70 cover partial vectors of 32 u8, 16 u16 and 8 u32 lanes on every path.
     std::uint32_t seed = 4000;

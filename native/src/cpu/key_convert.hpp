@@ -20,6 +20,7 @@ void float_to_keys_loop(const float* pixels, std::int64_t n, std::uint32_t* keys
     }
 }
 
+// pixels may be keys itself: each key is read before its pixel is written.
 void keys_to_float_loop(const std::uint32_t* keys, std::int64_t n, float* pixels) {
     for (std::int64_t i = 0; i < n; ++i) {
         const std::uint32_t key = keys[i];

@@ -13,6 +13,7 @@
 #include "cpu/key_block.hpp"
 #include "cpu/isa_kernels.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/stream_copy.hpp"
 #include "order_key.cuh"
 
 namespace fastmedian::detail {
@@ -25,6 +26,9 @@ using kernels::OrderKey;
 // more for the histograms, whose float path ranks each block's keys at once.
 constexpr int kNetworkBlockRows = 8;
 constexpr int kHistogramBlockRows = 64;
+// Outputs of at least this many bytes are written with streaming stores: far larger than the
+// caches, they would only push other lines out of them.
+constexpr std::int64_t kStreamOutBytes = std::int64_t{8} << 20;
 // Below this many pixels a call runs on the caller's thread alone.
 constexpr std::int64_t kMinPixelsForThreads = 1 << 14;
 
@@ -42,7 +46,8 @@ public:
           outside_(static_cast<K>(OrderKey<T>::to_key(constant_value<T>(cval)))),
           network_(has_network(fp)), avx2_(use_avx2_kernels()),
           in_keys_(src.width + 2 * fp.radius_x + kRowSlackKeys),
-          out_stride_(src.width + kRowSlackKeys) {}
+          out_stride_(src.width + kRowSlackKeys),
+          stream_out_(src.width * src.height * src.planes * static_cast<std::int64_t>(sizeof(T)) >= kStreamOutBytes) {}
 
     // Filters rows [y0, y1) of plane z, block by block. Padded rows live in a ring of
     // block + 2 * radius_y slots, so each source row is padded once per band.
@@ -76,10 +81,18 @@ private:
         else if (avx2_) float_to_keys_avx2(pixels, src_.width, keys);
         else float_to_keys_portable(pixels, src_.width, keys);
     }
-    void from_keys(const K* keys, T* pixels) const {
-        if constexpr (std::is_same_v<T, K>) std::memcpy(pixels, keys, src_.width * sizeof(K));
-        else if (avx2_) keys_to_float_avx2(keys, src_.width, pixels);
-        else keys_to_float_portable(keys, src_.width, pixels);
+    // Writes a row of output keys as pixels; `keys` may be overwritten.
+    void from_keys(K* keys, T* pixels) const {
+        T* converted = pixels;
+        if constexpr (!std::is_same_v<T, K>) {
+            if (stream_out_) converted = reinterpret_cast<T*>(keys);  // in place, then streamed out
+            if (avx2_) keys_to_float_avx2(keys, src_.width, converted);
+            else keys_to_float_portable(keys, src_.width, converted);
+            if (!stream_out_) return;
+        }
+        const std::int64_t bytes = src_.width * static_cast<std::int64_t>(sizeof(T));
+        if (stream_out_) copy_rows(pixels, bytes, keys, bytes, bytes, 1);
+        else std::memcpy(pixels, keys, static_cast<std::size_t>(bytes));
     }
 
     // Keys of source row sy (-1: the constant) extended by radius_x on both sides.
@@ -103,6 +116,7 @@ private:
     K outside_;
     bool network_, avx2_;
     std::int64_t in_keys_, out_stride_;
+    bool stream_out_;  // the output goes to memory with streaming stores (copy_rows)
 };
 
 template <class T>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cuda/cuda_util.hpp"
-#include "cuda/host_copy.hpp"
+#include "cpu/stream_copy.hpp"
 #include "cuda/worker_pool.hpp"
 #include "border_index.cuh"
 #include "fastmedian/errors.hpp"

@@ -1,4 +1,4 @@
-#include "cuda/host_copy.hpp"
+#include "cpu/stream_copy.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +13,7 @@ namespace {
 
 void copy_bytes(char* d, const char* s, std::size_t n) {
 #if defined(__x86_64__)
-    if (n >= 4096) {
+    if (n >= 256) {
         const std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(d) % 16) % 16;
         std::memcpy(d, s, head);
         d += head;
