@@ -1,6 +1,7 @@
 // Host side of the CUDA temporal median: which kernel serves a window (the tuning), device
-// views in place on the caller's stream, host views in tiles of pixels over all frames, and the
-// streaming form.
+// views in place on the caller's stream, host views through the plane pipeline (bands of rows of
+// every frame; tiles of pixels over all frames where a row of every frame does not fit), and
+// the streaming form.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
