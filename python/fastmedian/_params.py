@@ -27,7 +27,7 @@ class MedianParams:
     border: str
     cval: float
     backend: str
-    device: int
+    device: tuple  # CUDA device indices: one, or the devices to spread the planes over
     halo: tuple  # per axis of the image: how far the window reaches (0 along planes in 2D)
 
 
@@ -38,7 +38,7 @@ class TemporalParams:
     offset: float
     axis: int  # the frame axis, in 0..2
     backend: str
-    device: int
+    device: tuple  # CUDA device indices: one, or the devices to spread the planes over
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class ConvolveParams:
     border: str
     cval: float
     backend: str
-    device: int
+    device: tuple  # CUDA device indices: one, or the devices to spread the planes over
     halo: tuple  # per axis of the image: how far the mask reaches (0 along planes)
 
 
@@ -345,8 +345,22 @@ def _backend(backend):
 
 
 def _device(device):
-    if not _is_int(device):
-        raise TypeError(f"device must be an int (a CUDA device index), got {device!r}")
-    if device < 0:
-        raise ValueError(f"device must be at least 0, got {device}")
-    return int(device)
+    """A tuple of CUDA device indices: `device` itself, or the devices of a list or tuple (the
+    plane-wise filters spread the planes over them)."""
+    devices = tuple(device) if isinstance(device, (list, tuple)) else (device,)
+    if not devices:
+        raise ValueError("device must be a CUDA device index or a non-empty list of them, got []")
+    for d in devices:
+        if not _is_int(d):
+            raise TypeError(f"device must be an int (a CUDA device index) or a list of them, "
+                            f"got {device!r}")
+        if d < 0:
+            raise ValueError(f"device must be at least 0, got {d}")
+    return tuple(int(d) for d in devices)
+
+
+def one_device(devices, what):
+    """The single device of filters that run on one (`what`, for the message)."""
+    if len(devices) > 1:
+        raise ValueError(f"device: {what} runs on one CUDA device, got {list(devices)}")
+    return devices[0]

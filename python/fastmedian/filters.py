@@ -3,7 +3,7 @@ import numpy as np
 
 from . import _native
 from ._params import (background_params, convolve_params, gaussian_params, median_params,
-                      temporal_params)
+                      one_device, temporal_params)
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
@@ -27,6 +27,7 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
         with a 3D window along z too (ImageJ's own 3D Median shrinks the window at the volume's
         edges instead).
     backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
+    device: a CUDA device index, or for 2D windows a list of them to spread the planes over.
 
     Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
     Returns a new C-contiguous array of the image's shape and dtype. The GIL is released while
@@ -35,8 +36,12 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     image = np.asarray(image)
     p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
     output = np.empty(image.shape, image.dtype)
-    median = _native.median3d if isinstance(p.window, _native.Window3D) else _native.median2d
-    median(readable_in_place(image), output, p.window, p.border, p.cval, p.backend, p.device)
+    if isinstance(p.window, _native.Window3D):
+        _native.median3d(readable_in_place(image), output, p.window, p.border, p.cval, p.backend,
+                         one_device(p.device, "the 3D median"))
+    else:
+        _native.median2d(readable_in_place(image), output, p.window, p.border, p.cval, p.backend,
+                         p.device)
     return output
 
 
@@ -77,7 +82,7 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
         target = np.moveaxis(_checked_output(output, stack), p.axis, 0)
         result = target if writable_in_place(target) else np.empty(target.shape, stack.dtype)
     _native.temporal_median(readable_in_place(frames_first), result, p.window, p.mode, p.offset,
-                            p.backend, p.device)
+                            p.backend, one_device(p.device, "the temporal median"))
     if output is None:
         return np.moveaxis(result, 0, p.axis)
     if result is not target:

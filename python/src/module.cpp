@@ -54,7 +54,7 @@ View image_view(const py::array& a, Byte* data, const char* name) {
 
 fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& window,
                      const std::string& border, double cval, const std::string& backend,
-                     int device) {
+                     const std::vector<int>& devices) {
     if (!dst.writeable()) throw py::value_error("output must be writable");
     const auto in = image_view<fm::ConstImageView>(
         src, static_cast<const std::uint8_t*>(src.data()), "image");
@@ -65,7 +65,8 @@ fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& win
     options.border = fm::parse_border(border, "mode");
     options.cval = cval;
     options.backend = fm::parse_backend(backend, "backend");
-    options.device = device;
+    options.device = devices.at(0);
+    if (devices.size() > 1) options.devices = devices;
     py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
     return fm::median2d(in, out, options);
 }
@@ -118,7 +119,7 @@ fm::RunInfo temporal_median(const py::array& src, py::array& dst, int window,
 fm::RunInfo background(const py::array& src, py::array& dst, const fm::Window& window,
                        const std::string& method, const std::string& output, double offset,
                        const std::string& border, double cval, const std::string& backend,
-                       int device) {
+                       const std::vector<int>& devices) {
     if (!dst.writeable()) throw py::value_error("output_array must be writable");
     const auto in = image_view<fm::ConstImageView>(
         src, static_cast<const std::uint8_t*>(src.data()), "image");
@@ -132,7 +133,8 @@ fm::RunInfo background(const py::array& src, py::array& dst, const fm::Window& w
     options.border = fm::parse_border(border, "mode");
     options.cval = cval;
     options.backend = fm::parse_backend(backend, "backend");
-    options.device = device;
+    options.device = devices.at(0);
+    if (devices.size() > 1) options.devices = devices;
     py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
     return fm::background(in, out, options);
 }
@@ -159,7 +161,7 @@ std::vector<float> mask_values(const py::object& values, const char* name, int& 
 fm::RunInfo convolve(const py::array& src, py::array& dst, const py::object& mask,
                      const py::object& row_mask, const py::object& column_mask, bool normalize,
                      const std::string& border, double cval, const std::string& backend,
-                     int device) {
+                     const std::vector<int>& devices) {
     if (!dst.writeable()) throw py::value_error("output_array must be writable");
     const auto in = image_view<fm::ConstImageView>(
         src, static_cast<const std::uint8_t*>(src.data()), "image");
@@ -178,7 +180,8 @@ fm::RunInfo convolve(const py::array& src, py::array& dst, const py::object& mas
     options.output = out.type == fm::PixelType::f32 ? fm::ConvolveOutput::f32
                                                     : fm::ConvolveOutput::same;
     options.backend = fm::parse_backend(backend, "backend");
-    options.device = device;
+    options.device = devices.at(0);
+    if (devices.size() > 1) options.devices = devices;
     py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
     return fm::convolve(in, out, options);
 }
@@ -257,8 +260,9 @@ PYBIND11_MODULE(_native, m) {
         });
 
     m.def("median2d", &median2d, py::arg("image"), py::arg("output"), py::arg("window"),
-          py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
-          "Median of every plane of image into output (same shape and dtype, rows contiguous).");
+          py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("devices"),
+          "Median of every plane of image into output (same shape and dtype, rows contiguous), "
+          "the planes spread over the CUDA devices listed.");
     m.def("median3d", &median3d, py::arg("image"), py::arg("output"), py::arg("window"),
           py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
           "3D median of the volume image (planes, y, x) into output (same shape and dtype, rows "
@@ -271,13 +275,13 @@ PYBIND11_MODULE(_native, m) {
     m.attr("MAX_WINDOW") = fm::TemporalOptions::kMaxWindow;
     m.def("background", &background, py::arg("image"), py::arg("output_array"),
           py::arg("window"), py::arg("method"), py::arg("output"), py::arg("offset"),
-          py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
+          py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("devices"),
           "The large-window median background of every plane of image, subtracted (output "
           "'subtract') or itself ('background'), into output_array (same shape and dtype, rows "
           "contiguous).");
     m.def("convolve", &convolve, py::arg("image"), py::arg("output_array"), py::arg("mask"),
           py::arg("row_mask"), py::arg("column_mask"), py::arg("normalize"), py::arg("mode"),
-          py::arg("cval"), py::arg("backend"), py::arg("device"),
+          py::arg("cval"), py::arg("backend"), py::arg("devices"),
           "True convolution (as scipy.ndimage.convolve) of every plane of image into "
           "output_array (same shape, rows contiguous; the image's dtype or float32) with a "
           "generic mask (2D, the top row first) or a separable pair (row_mask along x, "

@@ -52,6 +52,12 @@ STACK = np.zeros((2, 8, 9), np.float32)
     (IMAGE, {"size": 3, "backend": "gpu"}, ValueError, "backend"),
     (IMAGE, {"size": 3, "device": -1}, ValueError, "device"),
     (IMAGE, {"size": 3, "device": 0.5}, TypeError, "device"),
+    (IMAGE, {"size": 3, "device": []}, ValueError, "device must be a CUDA device index or a"),
+    (IMAGE, {"size": 3, "device": (0, -2)}, ValueError, "device must be at least 0, got -2"),
+    (IMAGE, {"size": 3, "device": [0, "1"]}, TypeError, "device"),
+    (IMAGE, {"size": 3, "device": (1, 1)}, ValueError, "devices lists device 1 twice"),
+    (STACK, {"size": (3, 3, 3), "device": (0, 1)}, ValueError,
+     "device: the 3D median runs on one CUDA device"),
 ])
 def test_bad_arguments_name_the_parameter(image, kwargs, error, names):
     with pytest.raises(error, match=names.replace("(", r"\(").replace(")", r"\)")):
@@ -62,6 +68,21 @@ def test_missing_cuda_device_raises_backend_unavailable():
     missing = len(fastmedian.devices())
     with pytest.raises(fastmedian.BackendUnavailableError, match="cuda"):
         fastmedian.median_filter(IMAGE, size=3, backend="cuda", device=missing)
+
+
+def test_a_list_of_devices_gives_the_same_result():
+    image = np.random.default_rng(5).integers(0, 1000, (3, 40, 50), np.uint16)
+    want = fastmedian.median_filter(image, size=(1, 5, 5))
+    listed = list(range(max(1, len(fastmedian.devices()))))
+    assert np.array_equal(fastmedian.median_filter(image, size=(1, 5, 5), device=listed), want)
+    assert np.array_equal(fastmedian.median_filter(image, size=(1, 5, 5), device=listed,
+                                                   backend="cpu"), want)
+    got = fastmedian.background(image, size=(1, 9, 9), method="separable", device=tuple(listed))
+    assert np.array_equal(got, fastmedian.background(image, size=(1, 9, 9), method="separable"))
+    got = fastmedian.gaussian_filter(image, (0, 1.5, 1.5), device=listed)
+    assert np.array_equal(got, fastmedian.gaussian_filter(image, (0, 1.5, 1.5)))
+    with pytest.raises(ValueError, match="the temporal median runs on one CUDA device"):
+        fastmedian.temporal_median(image, 3, device=[0, 1])
 
 
 def test_auto_falls_back_to_the_cpu_for_a_missing_device():
