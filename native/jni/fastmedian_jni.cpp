@@ -123,14 +123,25 @@ jsize checked_length(JNIEnv* env, jarray src, jarray dst, jint width, jint heigh
     return static_cast<jsize>(n);
 }
 
+// The CUDA devices of a call: the first is `device`; more than one spread the planes (devices).
+void set_devices(JNIEnv* env, jintArray list, int& device, std::vector<int>& devices) {
+    if (list == nullptr) fail("options.devices is null");
+    std::vector<int> v(static_cast<std::size_t>(env->GetArrayLength(list)));
+    if (v.empty()) fail("options.devices is empty");
+    env->GetIntArrayRegion(list, 0, static_cast<jsize>(v.size()), reinterpret_cast<jint*>(v.data()));
+    check_java(env);
+    device = v.front();
+    if (v.size() > 1) devices = v;
+}
+
 fm::MedianOptions median_options(JNIEnv* env, jboolean circle, jint size, jdouble radius,
-                                 jstring border, jdouble cval, jstring backend, jint device) {
+                                 jstring border, jdouble cval, jstring backend, jintArray devices) {
     fm::MedianOptions o;
     o.window = circle ? fm::Window::circle(radius) : fm::Window::square(size);
     o.border = fm::parse_border(utf8(env, border, "options.border"), "options.border");
     o.cval = cval;
     o.backend = fm::parse_backend(utf8(env, backend, "options.backend"), "options.backend");
-    o.device = device;
+    set_devices(env, devices, o.device, o.devices);
     return o;
 }
 
@@ -258,11 +269,11 @@ jobject filtered(JNIEnv* env, jarray src, jarray dst, jsize n, fm::Backend backe
 template <class T, class JArray>
 jobject median(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jint planes,
                jboolean circle, jint size, jdouble radius, jstring border, jdouble cval,
-               jstring backend, jint device) {
+               jstring backend, jintArray devices) {
     return guarded<jobject>(env, nullptr, [&]() -> jobject {
         const jsize n = checked_length(env, src, dst, width, height, planes);
         const fm::MedianOptions options =
-            median_options(env, circle, size, radius, border, cval, backend, device);
+            median_options(env, circle, size, radius, border, cval, backend, devices);
         return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
                               [&](const fm::ConstImageView& in, const fm::ImageView& out) {
                                   return fm::median2d(in, out, options);
@@ -330,7 +341,7 @@ jobject temporal(JNIEnv* env, JArray src, JArray dst, jint width, jint height, j
 fm::BackgroundOptions background_options(JNIEnv* env, jboolean circle, jint size, jdouble radius,
                                          jstring method, jstring output, jdouble offset,
                                          jstring border, jdouble cval, jstring backend,
-                                         jint device) {
+                                         jintArray devices) {
     fm::BackgroundOptions o;
     o.window = circle ? fm::Window::circle(radius) : fm::Window::square(size);
     o.method = fm::parse_background_method(utf8(env, method, "options.method"), "options.method");
@@ -339,18 +350,18 @@ fm::BackgroundOptions background_options(JNIEnv* env, jboolean circle, jint size
     o.border = fm::parse_border(utf8(env, border, "options.border"), "options.border");
     o.cval = cval;
     o.backend = fm::parse_backend(utf8(env, backend, "options.backend"), "options.backend");
-    o.device = device;
+    set_devices(env, devices, o.device, o.devices);
     return o;
 }
 
 template <class T, class JArray>
 jobject background(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jint planes,
                    jboolean circle, jint size, jdouble radius, jstring method, jstring output,
-                   jdouble offset, jstring border, jdouble cval, jstring backend, jint device) {
+                   jdouble offset, jstring border, jdouble cval, jstring backend, jintArray devices) {
     return guarded<jobject>(env, nullptr, [&]() -> jobject {
         const jsize n = checked_length(env, src, dst, width, height, planes);
         const fm::BackgroundOptions options = background_options(
-            env, circle, size, radius, method, output, offset, border, cval, backend, device);
+            env, circle, size, radius, method, output, offset, border, cval, backend, devices);
         return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
                               [&](const fm::ConstImageView& in, const fm::ImageView& out) {
                                   return fm::background(in, out, options);
@@ -449,7 +460,7 @@ std::vector<float> floats(JNIEnv* env, jfloatArray a) {
 fm::ConvolveOptions convolve_options(JNIEnv* env, jint kind, jfloatArray mask, jint mask_width,
                                      jint mask_height, jfloatArray row, jfloatArray column,
                                      jdouble sigma, jboolean normalize, jstring border,
-                                     jdouble cval, jstring backend, jint device) {
+                                     jdouble cval, jstring backend, jintArray devices) {
     fm::ConvolveOptions o;
     switch (kind) {
         case 0:
@@ -468,7 +479,7 @@ fm::ConvolveOptions convolve_options(JNIEnv* env, jint kind, jfloatArray mask, j
     o.border = fm::parse_border(utf8(env, border, "options.border"), "options.border");
     o.cval = cval;
     o.backend = fm::parse_backend(utf8(env, backend, "options.backend"), "options.backend");
-    o.device = device;
+    set_devices(env, devices, o.device, o.devices);
     return o;
 }
 
@@ -477,7 +488,7 @@ template <class T, class JArray>
 jobject convolve(JNIEnv* env, JArray src, jobject dst, jint width, jint height, jint planes,
                  jint kind, jfloatArray mask, jint mask_width, jint mask_height, jfloatArray row,
                  jfloatArray column, jdouble sigma, jboolean normalize, jstring border,
-                 jdouble cval, jstring backend, jint device) {
+                 jdouble cval, jstring backend, jintArray devices) {
     return guarded<jobject>(env, nullptr, [&]() -> jobject {
         const char* same = std::is_same_v<T, std::uint8_t> ? "[B" : std::is_same_v<T, std::uint16_t> ? "[S" : "[F";
         jclass same_class = env->FindClass(same);
@@ -491,7 +502,7 @@ jobject convolve(JNIEnv* env, JArray src, jobject dst, jint width, jint height, 
         const jsize n = checked_length(env, src, static_cast<jarray>(dst), width, height, planes);
         fm::ConvolveOptions options = convolve_options(env, kind, mask, mask_width, mask_height, row,
                                                        column, sigma, normalize, border, cval,
-                                                       backend, device);
+                                                       backend, devices);
         options.output = to_float ? fm::ConvolveOutput::f32 : fm::ConvolveOutput::same;
         const auto run = [&](const fm::ConstImageView& in, const fm::ImageView& out) {
             return fm::convolve(in, out, options);
@@ -533,25 +544,25 @@ extern "C" {
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_medianU8(
     JNIEnv* env, jclass, jbyteArray src, jbyteArray dst, jint width, jint height, jint planes,
     jboolean circle, jint size, jdouble radius, jstring border, jdouble cval, jstring backend,
-    jint device) {
+    jintArray devices) {
     return median<std::uint8_t>(env, src, dst, width, height, planes, circle, size, radius,
-                                border, cval, backend, device);
+                                border, cval, backend, devices);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_medianU16(
     JNIEnv* env, jclass, jshortArray src, jshortArray dst, jint width, jint height, jint planes,
     jboolean circle, jint size, jdouble radius, jstring border, jdouble cval, jstring backend,
-    jint device) {
+    jintArray devices) {
     return median<std::uint16_t>(env, src, dst, width, height, planes, circle, size, radius,
-                                 border, cval, backend, device);
+                                 border, cval, backend, devices);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_medianF32(
     JNIEnv* env, jclass, jfloatArray src, jfloatArray dst, jint width, jint height, jint planes,
     jboolean circle, jint size, jdouble radius, jstring border, jdouble cval, jstring backend,
-    jint device) {
+    jintArray devices) {
     return median<float>(env, src, dst, width, height, planes, circle, size, radius, border,
-                         cval, backend, device);
+                         cval, backend, devices);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_median3dU8(
@@ -649,55 +660,55 @@ JNIEXPORT void JNICALL Java_org_fastmedian_Natives_temporalStreamClose(JNIEnv*, 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_backgroundU8(
     JNIEnv* env, jclass, jbyteArray src, jbyteArray dst, jint width, jint height, jint planes,
     jboolean circle, jint size, jdouble radius, jstring method, jstring output, jdouble offset,
-    jstring border, jdouble cval, jstring backend, jint device) {
+    jstring border, jdouble cval, jstring backend, jintArray devices) {
     return background<std::uint8_t>(env, src, dst, width, height, planes, circle, size, radius,
-                                    method, output, offset, border, cval, backend, device);
+                                    method, output, offset, border, cval, backend, devices);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_backgroundU16(
     JNIEnv* env, jclass, jshortArray src, jshortArray dst, jint width, jint height, jint planes,
     jboolean circle, jint size, jdouble radius, jstring method, jstring output, jdouble offset,
-    jstring border, jdouble cval, jstring backend, jint device) {
+    jstring border, jdouble cval, jstring backend, jintArray devices) {
     return background<std::uint16_t>(env, src, dst, width, height, planes, circle, size, radius,
-                                     method, output, offset, border, cval, backend, device);
+                                     method, output, offset, border, cval, backend, devices);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_backgroundF32(
     JNIEnv* env, jclass, jfloatArray src, jfloatArray dst, jint width, jint height, jint planes,
     jboolean circle, jint size, jdouble radius, jstring method, jstring output, jdouble offset,
-    jstring border, jdouble cval, jstring backend, jint device) {
+    jstring border, jdouble cval, jstring backend, jintArray devices) {
     return background<float>(env, src, dst, width, height, planes, circle, size, radius, method,
-                             output, offset, border, cval, backend, device);
+                             output, offset, border, cval, backend, devices);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_convolveU8(
     JNIEnv* env, jclass, jbyteArray src, jobject dst, jint width, jint height, jint planes,
     jint kind, jfloatArray mask, jint mask_width, jint mask_height, jfloatArray row,
     jfloatArray column, jdouble sigma, jboolean normalize, jstring border, jdouble cval,
-    jstring backend, jint device) {
+    jstring backend, jintArray devices) {
     return convolve<std::uint8_t>(env, src, dst, width, height, planes, kind, mask, mask_width,
                                   mask_height, row, column, sigma, normalize, border, cval,
-                                  backend, device);
+                                  backend, devices);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_convolveU16(
     JNIEnv* env, jclass, jshortArray src, jobject dst, jint width, jint height, jint planes,
     jint kind, jfloatArray mask, jint mask_width, jint mask_height, jfloatArray row,
     jfloatArray column, jdouble sigma, jboolean normalize, jstring border, jdouble cval,
-    jstring backend, jint device) {
+    jstring backend, jintArray devices) {
     return convolve<std::uint16_t>(env, src, dst, width, height, planes, kind, mask, mask_width,
                                    mask_height, row, column, sigma, normalize, border, cval,
-                                   backend, device);
+                                   backend, devices);
 }
 
 JNIEXPORT jobject JNICALL Java_org_fastmedian_Natives_convolveF32(
     JNIEnv* env, jclass, jfloatArray src, jobject dst, jint width, jint height, jint planes,
     jint kind, jfloatArray mask, jint mask_width, jint mask_height, jfloatArray row,
     jfloatArray column, jdouble sigma, jboolean normalize, jstring border, jdouble cval,
-    jstring backend, jint device) {
+    jstring backend, jintArray devices) {
     return convolve<float>(env, src, dst, width, height, planes, kind, mask, mask_width,
                            mask_height, row, column, sigma, normalize, border, cval, backend,
-                           device);
+                           devices);
 }
 
 JNIEXPORT jfloatArray JNICALL Java_org_fastmedian_Natives_gaussianMask(JNIEnv* env, jclass,

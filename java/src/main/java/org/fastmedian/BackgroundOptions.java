@@ -19,6 +19,7 @@ public final class BackgroundOptions {
     private double cval;
     private Backend backend = Backend.AUTO;
     private int device;
+    private int[] devices;  // null: device alone
 
     private BackgroundOptions() {}
 
@@ -82,6 +83,18 @@ public final class BackgroundOptions {
         return this;
     }
 
+    /**
+     * CUDA devices to spread the planes of a stack in Java arrays over (each takes the next
+     * plane); the first is also {@link #device()}. The results are those of one device.
+     */
+    public BackgroundOptions devices(int... devices) {
+        if (devices == null || devices.length == 0)
+            throw new IllegalArgumentException("devices: at least one CUDA device index");
+        this.devices = devices.clone();
+        this.device = devices[0];
+        return this;
+    }
+
     public boolean isCircle() {
         return circle;
     }
@@ -122,12 +135,18 @@ public final class BackgroundOptions {
         return device;
     }
 
+    /** The devices given to {@link #devices(int...)}, or {@link #device()} alone. */
+    public int[] devices() {
+        return devices != null ? devices.clone() : new int[] {device};
+    }
+
     @Override
     public String toString() {
         return "background " + method + " " + (circle ? "circle r=" + radius
                 : "square " + size + "x" + size) + ", " + output
                 + (output == BackgroundOutput.SUBTRACT ? " offset " + offset : "") + ", border "
                 + border + (border == Border.CONSTANT ? " " + cval : "") + ", backend " + backend
-                + (backend == Backend.CUDA ? ":" + device : "");
+                + (backend == Backend.CUDA ? ":" + (devices == null ? String.valueOf(device)
+                        : java.util.Arrays.toString(devices)) : "");
     }
 }

@@ -35,6 +35,7 @@ public final class ConvolveOptions {
     private double cval;
     private Backend backend = Backend.AUTO;
     private int device;
+    private int[] devices;  // null: device alone
 
     private ConvolveOptions() {}
 
@@ -110,6 +111,18 @@ public final class ConvolveOptions {
         return this;
     }
 
+    /**
+     * CUDA devices to spread the planes of a stack in Java arrays over (each takes the next
+     * plane); the first is also {@link #device()}. The results are those of one device.
+     */
+    public ConvolveOptions devices(int... devices) {
+        if (devices == null || devices.length == 0)
+            throw new IllegalArgumentException("devices: at least one CUDA device index");
+        this.devices = devices.clone();
+        this.device = devices[0];
+        return this;
+    }
+
     int kind() {
         return kind;
     }
@@ -174,6 +187,11 @@ public final class ConvolveOptions {
         return device;
     }
 
+    /** The devices given to {@link #devices(int...)}, or {@link #device()} alone. */
+    public int[] devices() {
+        return devices != null ? devices.clone() : new int[] {device};
+    }
+
     @Override
     public String toString() {
         String m = kind == GENERIC ? "kernel " + maskWidth + "x" + maskHeight
@@ -182,6 +200,7 @@ public final class ConvolveOptions {
                 : "gaussian sigma " + sigma;
         return m + (normalize ? " normalized" : "") + ", border " + border
                 + (border == Border.CONSTANT ? " " + cval : "") + ", backend " + backend
-                + (backend == Backend.CUDA ? ":" + device : "");
+                + (backend == Backend.CUDA ? ":" + (devices == null ? String.valueOf(device)
+                        : java.util.Arrays.toString(devices)) : "");
     }
 }

@@ -22,21 +22,21 @@ public final class FastMedian {
             MedianOptions options) {
         MedianOptions o = checked(options);
         return Natives.medianU8(src, dst, width, height, planes, o.isCircle(), o.size(),
-                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.device());
+                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.devices());
     }
 
     public static RunInfo median(short[] src, short[] dst, int width, int height, int planes,
             MedianOptions options) {
         MedianOptions o = checked(options);
         return Natives.medianU16(src, dst, width, height, planes, o.isCircle(), o.size(),
-                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.device());
+                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.devices());
     }
 
     public static RunInfo median(float[] src, float[] dst, int width, int height, int planes,
             MedianOptions options) {
         MedianOptions o = checked(options);
         return Natives.medianF32(src, dst, width, height, planes, o.isCircle(), o.size(),
-                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.device());
+                o.radius(), name(o.border()), o.cval(), name(o.backend()), o.devices());
     }
 
     /**
@@ -114,7 +114,7 @@ public final class FastMedian {
         BackgroundOptions o = checked(options);
         return Natives.backgroundU8(src, dst, width, height, planes, o.isCircle(), o.size(),
                 o.radius(), name(o.method()), name(o.output()), o.offset(), name(o.border()),
-                o.cval(), name(o.backend()), o.device());
+                o.cval(), name(o.backend()), o.devices());
     }
 
     public static RunInfo background(short[] src, short[] dst, int width, int height,
@@ -122,7 +122,7 @@ public final class FastMedian {
         BackgroundOptions o = checked(options);
         return Natives.backgroundU16(src, dst, width, height, planes, o.isCircle(), o.size(),
                 o.radius(), name(o.method()), name(o.output()), o.offset(), name(o.border()),
-                o.cval(), name(o.backend()), o.device());
+                o.cval(), name(o.backend()), o.devices());
     }
 
     public static RunInfo background(float[] src, float[] dst, int width, int height,
@@ -130,7 +130,7 @@ public final class FastMedian {
         BackgroundOptions o = checked(options);
         return Natives.backgroundF32(src, dst, width, height, planes, o.isCircle(), o.size(),
                 o.radius(), name(o.method()), name(o.output()), o.offset(), name(o.border()),
-                o.cval(), name(o.backend()), o.device());
+                o.cval(), name(o.backend()), o.devices());
     }
 
     /**
@@ -143,7 +143,7 @@ public final class FastMedian {
         ConvolveOptions o = checked(options);
         return Natives.convolveU8(src, dst, width, height, planes, o.kind(), o.maskArray(),
                 o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
-                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.devices());
     }
 
     /** As {@link #convolve(byte[], byte[], int, int, int, ConvolveOptions)}, float output. */
@@ -152,7 +152,7 @@ public final class FastMedian {
         ConvolveOptions o = checked(options);
         return Natives.convolveU8(src, dst, width, height, planes, o.kind(), o.maskArray(),
                 o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
-                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.devices());
     }
 
     public static RunInfo convolve(short[] src, short[] dst, int width, int height, int planes,
@@ -160,7 +160,7 @@ public final class FastMedian {
         ConvolveOptions o = checked(options);
         return Natives.convolveU16(src, dst, width, height, planes, o.kind(), o.maskArray(),
                 o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
-                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.devices());
     }
 
     /** As {@link #convolve(short[], short[], int, int, int, ConvolveOptions)}, float output. */
@@ -169,7 +169,7 @@ public final class FastMedian {
         ConvolveOptions o = checked(options);
         return Natives.convolveU16(src, dst, width, height, planes, o.kind(), o.maskArray(),
                 o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
-                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.devices());
     }
 
     public static RunInfo convolve(float[] src, float[] dst, int width, int height, int planes,
@@ -177,7 +177,7 @@ public final class FastMedian {
         ConvolveOptions o = checked(options);
         return Natives.convolveF32(src, dst, width, height, planes, o.kind(), o.maskArray(),
                 o.maskWidth(), o.maskHeight(), o.rowArray(), o.columnArray(), o.sigma(),
-                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.device());
+                o.isNormalized(), name(o.border()), o.cval(), name(o.backend()), o.devices());
     }
 
     /**

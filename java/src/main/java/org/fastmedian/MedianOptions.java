@@ -14,6 +14,7 @@ public final class MedianOptions {
     private double cval;
     private Backend backend = Backend.AUTO;
     private int device;
+    private int[] devices;  // null: device alone
 
     private MedianOptions() {}
 
@@ -54,6 +55,18 @@ public final class MedianOptions {
         return this;
     }
 
+    /**
+     * CUDA devices to spread the planes of a stack in Java arrays over (each takes the next
+     * plane); the first is also {@link #device()}. The results are those of one device.
+     */
+    public MedianOptions devices(int... devices) {
+        if (devices == null || devices.length == 0)
+            throw new IllegalArgumentException("devices: at least one CUDA device index");
+        this.devices = devices.clone();
+        this.device = devices[0];
+        return this;
+    }
+
     public boolean isCircle() {
         return circle;
     }
@@ -82,10 +95,16 @@ public final class MedianOptions {
         return device;
     }
 
+    /** The devices given to {@link #devices(int...)}, or {@link #device()} alone. */
+    public int[] devices() {
+        return devices != null ? devices.clone() : new int[] {device};
+    }
+
     @Override
     public String toString() {
         return (circle ? "circle r=" + radius : "square " + size + "x" + size) + ", border "
                 + border + (border == Border.CONSTANT ? " " + cval : "") + ", backend " + backend
-                + (backend == Backend.CUDA ? ":" + device : "");
+                + (backend == Backend.CUDA ? ":" + (devices == null ? String.valueOf(device)
+                        : java.util.Arrays.toString(devices)) : "");
     }
 }

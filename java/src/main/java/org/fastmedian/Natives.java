@@ -1,21 +1,22 @@
 package org.fastmedian;
 
 // The JNI entry points (native/jni/fastmedian_jni.cpp). Callers load the library first; see
-// NativeLibrary. Enums travel as their library names, the median window as its three fields.
+// NativeLibrary. Enums travel as their library names, the median window as its three fields,
+// the devices of the plane-wise filters as an int[] (the first is the device).
 final class Natives {
     private Natives() {}
 
     static native RunInfo medianU8(byte[] src, byte[] dst, int width, int height, int planes,
             boolean circle, int size, double radius, String border, double cval, String backend,
-            int device);
+            int[] devices);
 
     static native RunInfo medianU16(short[] src, short[] dst, int width, int height, int planes,
             boolean circle, int size, double radius, String border, double cval, String backend,
-            int device);
+            int[] devices);
 
     static native RunInfo medianF32(float[] src, float[] dst, int width, int height, int planes,
             boolean circle, int size, double radius, String border, double cval, String backend,
-            int device);
+            int[] devices);
 
     // The 3D median: the planes are the volume's z slices; the window as its seven fields.
     static native RunInfo median3dU8(byte[] src, byte[] dst, int width, int height,
@@ -62,15 +63,15 @@ final class Natives {
     // The background: the window as median's three fields; method and output by their names.
     static native RunInfo backgroundU8(byte[] src, byte[] dst, int width, int height,
             int planes, boolean circle, int size, double radius, String method, String output,
-            double offset, String border, double cval, String backend, int device);
+            double offset, String border, double cval, String backend, int[] devices);
 
     static native RunInfo backgroundU16(short[] src, short[] dst, int width, int height,
             int planes, boolean circle, int size, double radius, String method, String output,
-            double offset, String border, double cval, String backend, int device);
+            double offset, String border, double cval, String backend, int[] devices);
 
     static native RunInfo backgroundF32(float[] src, float[] dst, int width, int height,
             int planes, boolean circle, int size, double radius, String method, String output,
-            double offset, String border, double cval, String backend, int device);
+            double offset, String border, double cval, String backend, int[] devices);
 
     // Convolution: dst is an array of the source's type (output in that type) or a float[]
     // (float output). kind: 0 generic mask (mask, maskWidth, maskHeight), 1 separable
@@ -78,17 +79,17 @@ final class Natives {
     static native RunInfo convolveU8(byte[] src, Object dst, int width, int height, int planes,
             int kind, float[] mask, int maskWidth, int maskHeight, float[] rowMask,
             float[] columnMask, double sigma, boolean normalize, String border, double cval,
-            String backend, int device);
+            String backend, int[] devices);
 
     static native RunInfo convolveU16(short[] src, Object dst, int width, int height, int planes,
             int kind, float[] mask, int maskWidth, int maskHeight, float[] rowMask,
             float[] columnMask, double sigma, boolean normalize, String border, double cval,
-            String backend, int device);
+            String backend, int[] devices);
 
     static native RunInfo convolveF32(float[] src, float[] dst, int width, int height,
             int planes, int kind, float[] mask, int maskWidth, int maskHeight, float[] rowMask,
             float[] columnMask, double sigma, boolean normalize, String border, double cval,
-            String backend, int device);
+            String backend, int[] devices);
 
     static native float[] gaussianMask(double sigma);
 

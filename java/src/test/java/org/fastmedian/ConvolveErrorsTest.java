@@ -44,7 +44,7 @@ class ConvolveErrorsTest {
         assertRejected("dst is the same array as src", () -> FastMedian.convolve(src, src, W, H, P, o));
         assertRejected("width must be at least 1", () -> FastMedian.convolve(src, dst, 0, H, P, o));
         assertRejected("dst must be a byte[] or float[]", () -> Natives.convolveU8(src, new short[N],
-                W, H, P, 0, box3, 3, 3, null, null, 0, false, "replicate", 0, "cpu", 0));
+                W, H, P, 0, box3, 3, 3, null, null, 0, false, "replicate", 0, "cpu", new int[] {0}));
     }
 
     @Test

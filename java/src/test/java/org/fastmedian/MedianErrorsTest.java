@@ -99,6 +99,29 @@ class MedianErrorsTest {
                 () -> FastMedian.median(src, dst, W, H, P, square3().device(-1)));
     }
 
+    @Test
+    void deviceListedTwice() {
+        assertRejected("devices lists device 1 twice",
+                () -> FastMedian.median(src, dst, W, H, P, square3().devices(1, 0, 1)));
+        assertRejected("devices must be CUDA device indices",
+                () -> FastMedian.background(src, dst, W, H, P,
+                        BackgroundOptions.square(3).devices(0, -1)));
+        assertRejected("devices lists device 0 twice",
+                () -> FastMedian.convolve(src, dst, W, H, P,
+                        ConvolveOptions.gaussian(1.0).devices(0, 0)));
+        assertThrows(IllegalArgumentException.class, () -> square3().devices(new int[0]));
+    }
+
+    @Test
+    void devicesGiveTheSameResult() {
+        byte[] want = new byte[N];
+        FastMedian.median(src, want, W, H, P, square3());
+        FastMedian.median(src, dst, W, H, P, square3().devices(0, 1).backend(Backend.CPU));
+        assertArrayEquals(want, dst);
+        assertArrayEquals(new int[] {2, 0}, square3().devices(2, 0).devices());
+        assertEquals(2, square3().devices(2, 0).device());
+    }
+
     // The 16-bit and float entry points go through the same checks.
     @Test
     void shortSrc16() {
