@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "fastmedian/fastmedian.hpp"
+#include "median_seconds.hpp"
 #include "raw_image.hpp"
 #ifdef FASTMEDIAN_BENCH_OPENCV
 #include <opencv2/core.hpp>
@@ -49,19 +50,6 @@ Args parse(int argc, char** argv) {
         else throw std::runtime_error("unknown option " + key);
     }
     return a;
-}
-
-// Median seconds of `runs` calls after one warm-up.
-double median_seconds(int runs, const std::function<void()>& call) {
-    call();
-    std::vector<double> t;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        call();
-        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::nth_element(t.begin(), t.begin() + runs / 2, t.end());
-    return t[runs / 2];
 }
 
 #ifdef FASTMEDIAN_BENCH_OPENCV

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "fastmedian/fastmedian.hpp"
+#include "median_seconds.hpp"
 
 namespace fm = fastmedian;
 
@@ -56,19 +57,6 @@ View volume_view(Byte* bytes, fm::PixelType type, const Args& a) {
     v.row_stride = a.width * static_cast<std::int64_t>(fm::pixel_size(type));
     v.plane_stride = v.row_stride * a.height;
     return v;
-}
-
-// Median seconds of `runs` calls after one warm-up.
-double median_seconds(int runs, const std::function<void()>& call) {
-    call();
-    std::vector<double> t;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        call();
-        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::nth_element(t.begin(), t.begin() + runs / 2, t.end());
-    return t[runs / 2];
 }
 
 }  // namespace
