@@ -46,6 +46,52 @@ void expect_matches_reference(Stack& src, const fm::Window& w, fm::Border b, dou
     EXPECT_EQ(src.bytes, before) << describe(src, w, b) << ": input changed";
 }
 
+// Runs the fast CPU backend into rows whose stride is a multiple of 32 bytes and whose first
+// pixel lies `offset` bytes past a 64-byte boundary, for each offset: the network kernels then
+// write the vector-aligned middle of every row straight to it (streamed when the output is
+// large). Expects the reference's bytes, and the poison around and between the rows untouched.
+void expect_direct_rows_match_reference(Stack& src, const fm::Window& w,
+                                        const std::vector<std::int64_t>& offsets) {
+    fm::MedianOptions o;
+    o.window = w;
+    o.border = fm::Border::reflect;
+    o.backend = fm::Backend::cpu;
+    o.reference = true;
+    Stack want(src.type, src.width, src.height);
+    fm::median2d(src.cview(), want.view(), o);
+    o.reference = false;
+    const std::int64_t row_bytes = src.width * static_cast<std::int64_t>(fm::pixel_size(src.type));
+    const std::int64_t stride = (row_bytes + 32) / 32 * 32;
+    for (std::int64_t offset : offsets) {
+        std::vector<std::uint8_t> buffer(static_cast<std::size_t>(64 + offset + stride * src.height), 0xA5);
+        const auto misalign = reinterpret_cast<std::uintptr_t>(buffer.data()) % 64;
+        std::uint8_t* base = buffer.data() + (64 - misalign) % 64 + offset;
+        fm::ImageView got;
+        got.data = base;
+        got.type = src.type;
+        got.width = src.width;
+        got.height = src.height;
+        got.row_stride = stride;
+        got.plane_stride = stride * src.height;
+        fm::median2d(src.cview(), got, o);
+        const std::string what = describe(src, w, o.border) + " at offset " + std::to_string(offset);
+        for (std::int64_t y = 0; y < src.height; ++y) {
+            const std::uint8_t* row = base + y * stride;
+            ASSERT_EQ(std::memcmp(row, want.bytes.data() + y * want.row_stride, static_cast<std::size_t>(row_bytes)), 0)
+                << what << ", row " << y;
+            for (std::int64_t i = row_bytes; i < stride; ++i) ASSERT_EQ(row[i], 0xA5) << what << ", row " << y;
+        }
+        for (const std::uint8_t* p = buffer.data(); p < base; ++p) ASSERT_EQ(*p, 0xA5) << what;
+    }
+}
+
+// Byte offsets 0, step, 2 * step, ... below 32.
+std::vector<std::int64_t> offsets_below_32(std::int64_t step) {
+    std::vector<std::int64_t> offsets;
+    for (std::int64_t offset = 0; offset < 32; offset += step) offsets.push_back(offset);
+    return offsets;
+}
+
 const double kCircleRadii[] = {0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.5, 10.0};
 
 }  // namespace
@@ -107,6 +153,31 @@ TEST(MedianFast, OutputsOfAtLeast8MiBAreStreamedOutAlike) {
         fmtest::fill_random(src, seed++, 9);
         if (t == fm::PixelType::f32) fmtest::add_specials(src, seed, 0.01);
         expect_matches_reference(src, fm::Window::square(3), fm::Border::reflect);
+    }
+}
+
+TEST(MedianFast, RowsWrittenStraightToTheOutputAtEveryAlignment) {
+    // Odd and even heights cover the 3x3 kernel's pairs of rows and its last single row.
+    std::uint32_t seed = 3200;
+    for (fm::PixelType t : kAllTypes)
+        for (std::int64_t width : {5, 16, 17, 40, 70, 129})
+            for (std::int64_t height : {1, 2, 7})
+                for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5), fm::Window::circle(2.0)}) {
+                    Stack src(t, width, height);
+                    fmtest::fill_random(src, seed++);
+                    expect_direct_rows_match_reference(src, w, offsets_below_32(fm::pixel_size(t)));
+                }
+}
+
+TEST(MedianFast, LargeOutputsStreamedStraightToTheOutputAtEveryAlignment) {
+    std::uint32_t seed = 3300;
+    for (fm::PixelType t : kAllTypes) {
+        const auto px = static_cast<std::int64_t>(fm::pixel_size(t));
+        const std::int64_t width = 1031;
+        Stack src(t, width, (std::int64_t{8} << 20) / (width * px) + 2);
+        fmtest::fill_random(src, seed++, 9);
+        if (t == fm::PixelType::f32) fmtest::add_specials(src, seed, 0.01);
+        expect_direct_rows_match_reference(src, fm::Window::square(3), offsets_below_32(px));
     }
 }
 

@@ -21,6 +21,17 @@ struct KeyBlock {
     std::int64_t out_stride = 0;
     std::int64_t width = 0;
     int rows = 0;
+    // Optional, for the network kernels. ahead[y] (or null): a source row of ahead_bytes that
+    // a later block reads, touched while output row y is filtered so that it comes from memory
+    // behind the work instead of in a copy loop of its own.
+    const char* const* ahead = nullptr;
+    std::int64_t ahead_bytes = 0;
+    // direct[y] (or null): where output row y's pixels go for columns [direct_begin,
+    // direct_end), a whole number of vectors that starts at a vector-aligned address; out
+    // keeps the keys of the other columns. Streamed past the caches when `stream`.
+    K* const* direct = nullptr;
+    std::int64_t direct_begin = 0, direct_end = 0;
+    bool stream = false;
 };
 
 // What the 3D network kernels work on: the rows x planes output rows of one network tile

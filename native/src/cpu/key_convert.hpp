@@ -20,12 +20,16 @@ void float_to_keys_loop(const float* pixels, std::int64_t n, std::uint32_t* keys
     }
 }
 
+// The float bits of an order key.
+std::uint32_t key_to_float_bits(std::uint32_t key) {
+    const std::uint32_t flip = (key & 0x80000000u) ? 0x80000000u : 0xFFFFFFFFu;
+    return key == kernels::kNaNKey ? kernels::kQuietNaNBits : key ^ flip;
+}
+
 // pixels may be keys itself: each key is read before its pixel is written.
 void keys_to_float_loop(const std::uint32_t* keys, std::int64_t n, float* pixels) {
     for (std::int64_t i = 0; i < n; ++i) {
-        const std::uint32_t key = keys[i];
-        const std::uint32_t flip = (key & 0x80000000u) ? 0x80000000u : 0xFFFFFFFFu;
-        const std::uint32_t bits = key == kernels::kNaNKey ? kernels::kQuietNaNBits : key ^ flip;
+        const std::uint32_t bits = key_to_float_bits(keys[i]);
         std::memcpy(pixels + i, &bits, sizeof bits);
     }
 }

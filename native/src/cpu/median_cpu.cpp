@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/constant_value.hpp"
@@ -58,6 +59,9 @@ public:
         std::vector<const K*> in(static_cast<std::size_t>(slots));
         std::vector<K> out(static_cast<std::size_t>(block_rows * out_stride_));
         std::vector<K> scratch(network_ ? network_scratch_keys(in_keys_) : 0);
+        std::vector<const char*> ahead(static_cast<std::size_t>(block_rows));
+        std::vector<K*> direct(static_cast<std::size_t>(block_rows));
+        const std::int64_t band_padded_rows = (y1 - y0) + 2 * fp_.radius_y;
         // Padded row i (source row i - radius_y, relative to y0) lives in slot i % slots.
         auto slot = [&](std::int64_t i) { return ring.data() + (i % slots) * in_keys_; };
         std::int64_t padded = 0;
@@ -66,12 +70,35 @@ public:
             const std::int64_t first = y - y0, end = first + rows + 2 * fp_.radius_y;
             for (; padded < end; ++padded) pad_row(z, ys_[y0 + padded], slot(padded));
             for (std::int64_t i = first; i < end; ++i) in[i - first] = slot(i);
-            const KeyBlock<K> block{in.data(), in_keys_, out.data(), out_stride_, src_.width, rows};
-            if (!network_) histogram_median(block, fp_);
-            else if (avx2_) network_median_avx2(block, fp_, scratch.data());
-            else network_median_portable(block, fp_, scratch.data());
-            for (int r = 0; r < rows; ++r)
-                from_keys(out.data() + r * out_stride_, reinterpret_cast<T*>(dst_.row(z, y + r)));
+            KeyBlock<K> block{in.data(), in_keys_, out.data(), out_stride_, src_.width, rows};
+            // Columns [begin, direct_end) go straight to dst; the rest through `out`.
+            const auto [begin, direct_end] = network_ ? direct_columns(z, y) : no_direct();
+            if (!network_) {
+                histogram_median(block, fp_);
+            } else {
+                // The next block pads the rows after this one's: one per output row here.
+                for (int r = 0; r < rows; ++r) {
+                    const std::int64_t i = end + r;
+                    const std::int64_t sy = i < band_padded_rows ? ys_[y0 + i] : -1;
+                    ahead[r] = sy < 0 ? nullptr : reinterpret_cast<const char*>(src_.row(z, sy));
+                }
+                block.ahead = ahead.data();
+                block.ahead_bytes = src_.width * static_cast<std::int64_t>(sizeof(T));
+                if (begin < direct_end) {
+                    for (int r = 0; r < rows; ++r) direct[r] = reinterpret_cast<K*>(row_out(z, y + r));
+                    block.direct = direct.data();
+                    block.direct_begin = begin;
+                    block.direct_end = direct_end;
+                    block.stream = stream_out_;
+                }
+                if (avx2_) network_median_avx2(block, fp_, scratch.data());
+                else network_median_portable(block, fp_, scratch.data());
+            }
+            for (int r = 0; r < rows; ++r) {
+                K* keys = out.data() + r * out_stride_;
+                from_keys(keys, row_out(z, y + r), 0, begin);
+                from_keys(keys, row_out(z, y + r), direct_end, src_.width);
+            }
         }
     }
 
@@ -81,16 +108,38 @@ private:
         else if (avx2_) float_to_keys_avx2(pixels, src_.width, keys);
         else float_to_keys_portable(pixels, src_.width, keys);
     }
-    // Writes a row of output keys as pixels; `keys` may be overwritten.
-    void from_keys(K* keys, T* pixels) const {
+    T* row_out(std::int64_t z, std::int64_t y) const { return reinterpret_cast<T*>(dst_.row(z, y)); }
+
+    std::pair<std::int64_t, std::int64_t> no_direct() const { return {src_.width, src_.width}; }
+
+    // The columns [begin, end) of the block at row y of plane z that the network kernel writes
+    // straight to dst: whole vectors from the first vector-aligned address of its rows, which
+    // must all be as far from one (else none go straight).
+    std::pair<std::int64_t, std::int64_t> direct_columns(std::int64_t z, std::int64_t y) const {
+        const std::int64_t vector_bytes = avx2_ ? 32 : sizeof(K);
+        const auto address = reinterpret_cast<std::uintptr_t>(row_out(z, y));
+        if (dst_.row_stride % vector_bytes != 0 || address % sizeof(T) != 0) return no_direct();
+        const auto begin = static_cast<std::int64_t>(
+            (vector_bytes - address % vector_bytes) % vector_bytes / sizeof(T));
+        const std::int64_t lanes = vector_bytes / sizeof(K);
+        if (src_.width - begin < lanes) return no_direct();
+        return {begin, begin + (src_.width - begin) / lanes * lanes};
+    }
+
+    // Writes columns [x0, x1) of a row of output keys as pixels; the keys may be overwritten.
+    void from_keys(K* keys, T* pixels, std::int64_t x0, std::int64_t x1) const {
+        if (x1 <= x0) return;
+        keys += x0;
+        pixels += x0;
+        const std::int64_t n = x1 - x0;
         T* converted = pixels;
         if constexpr (!std::is_same_v<T, K>) {
             if (stream_out_) converted = reinterpret_cast<T*>(keys);  // in place, then streamed out
-            if (avx2_) keys_to_float_avx2(keys, src_.width, converted);
-            else keys_to_float_portable(keys, src_.width, converted);
+            if (avx2_) keys_to_float_avx2(keys, n, converted);
+            else keys_to_float_portable(keys, n, converted);
             if (!stream_out_) return;
         }
-        const std::int64_t bytes = src_.width * static_cast<std::int64_t>(sizeof(T));
+        const std::int64_t bytes = n * static_cast<std::int64_t>(sizeof(T));
         if (stream_out_) copy_rows(pixels, bytes, keys, bytes, bytes, 1);
         else std::memcpy(pixels, keys, static_cast<std::size_t>(bytes));
     }
