@@ -182,7 +182,8 @@ TEST(MedianFast, LargeOutputsStreamedStraightToTheOutputAtEveryAlignment) {
 }
 
 TEST(MedianFast, EveryWidthAroundTheVectorWidths) {
-    // Widths 1..70 cover partial vectors of 32 u8, 16 u16 and 8 u32 lanes on every path.
+    // Widths 1..70 cover partial vectors of 32 u8, 16 u16 and 8 u32 lanes (AVX2) and of 64, 32
+    // and 16 (AVX-512) on every path.
     std::uint32_t seed = 4000;
     for (fm::PixelType t : kAllTypes)
         for (int width = 1; width <= 70; ++width)

@@ -45,7 +45,7 @@ public:
           xs_(border_table(src.width, fp.radius_x, border)),
           ys_(border_table(src.height, fp.radius_y, border)),
           outside_(static_cast<K>(OrderKey<T>::to_key(constant_value<T>(cval)))),
-          network_(has_network(fp)), avx2_(use_avx2_kernels()),
+          network_(has_network(fp)), avx2_(use_avx2_kernels()), avx512_(use_avx512_kernels()),
           in_keys_(src.width + 2 * fp.radius_x + kRowSlackKeys),
           out_stride_(src.width + kRowSlackKeys),
           stream_out_(src.width * src.height * src.planes * static_cast<std::int64_t>(sizeof(T)) >= kStreamOutBytes) {}
@@ -91,7 +91,8 @@ public:
                     block.direct_end = direct_end;
                     block.stream = stream_out_;
                 }
-                if (avx2_) network_median_avx2(block, fp_, scratch.data());
+                if (avx512_) network_median_avx512(block, fp_, scratch.data());
+                else if (avx2_) network_median_avx2(block, fp_, scratch.data());
                 else network_median_portable(block, fp_, scratch.data());
             }
             for (int r = 0; r < rows; ++r) {
@@ -116,7 +117,7 @@ private:
     // straight to dst: whole vectors from the first vector-aligned address of its rows, which
     // must all be as far from one (else none go straight).
     std::pair<std::int64_t, std::int64_t> direct_columns(std::int64_t z, std::int64_t y) const {
-        const std::int64_t vector_bytes = avx2_ ? 32 : sizeof(K);
+        const std::int64_t vector_bytes = avx512_ ? 64 : avx2_ ? 32 : sizeof(K);
         const auto address = reinterpret_cast<std::uintptr_t>(row_out(z, y));
         if (dst_.row_stride % vector_bytes != 0 || address % sizeof(T) != 0) return no_direct();
         const auto begin = static_cast<std::int64_t>(
@@ -163,7 +164,7 @@ private:
     const Footprint& fp_;
     std::vector<std::int64_t> xs_, ys_;
     K outside_;
-    bool network_, avx2_;
+    bool network_, avx2_, avx512_;
     std::int64_t in_keys_, out_stride_;
     bool stream_out_;  // the output goes to memory with streaming stores (copy_rows)
 };
