@@ -1,4 +1,5 @@
-// Runs independent pieces of work on all cores (or FASTMEDIAN_CPU_THREADS) with std::threads.
+// Runs independent pieces of work on all cores (or FASTMEDIAN_CPU_THREADS), on a pool of
+// worker threads that lives as long as the process.
 #pragma once
 
 #include <cstdint>
