@@ -157,12 +157,14 @@ TEST(MedianFast, OutputsOfAtLeast8MiBAreStreamedOutAlike) {
 }
 
 TEST(MedianFast, RowsWrittenStraightToTheOutputAtEveryAlignment) {
-    // Odd and even heights cover the 3x3 kernel's pairs of rows and its last single row.
+    // Odd and even heights cover the 3x3 kernel's pairs of rows and its last single row, and
+    // the tiled networks' (9, 11) partial tiles of rows.
     std::uint32_t seed = 3200;
     for (fm::PixelType t : kAllTypes)
         for (std::int64_t width : {5, 16, 17, 40, 70, 129})
             for (std::int64_t height : {1, 2, 7})
-                for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5), fm::Window::circle(2.0)}) {
+                for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5), fm::Window::circle(2.0),
+                                            fm::Window::square(9), fm::Window::square(11)}) {
                     Stack src(t, width, height);
                     fmtest::fill_random(src, seed++);
                     expect_direct_rows_match_reference(src, w, offsets_below_32(fm::pixel_size(t)));
@@ -214,8 +216,9 @@ TEST(MedianFast, TiesAndConstantImages) {
     for (fm::PixelType t : kAllTypes)
         for (int levels : {1, 2, 3, 17})
             for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5),
-                                        fm::Window::square(7), fm::Window::square(15),
-                                        fm::Window::circle(1.5), fm::Window::circle(7.0)}) {
+                                        fm::Window::square(7), fm::Window::square(11),
+                                        fm::Window::square(15), fm::Window::circle(1.5),
+                                        fm::Window::circle(7.0)}) {
                 Stack src(t, 67, 31);
                 fmtest::fill_random(src, seed++, levels);
                 expect_matches_reference(src, w, fm::Border::constant, levels == 1 ? 0.0 : 1.0);

@@ -44,9 +44,7 @@ void keys_to_float_portable(const std::uint32_t* keys, std::int64_t n, float* pi
 }
 
 bool has_network(const Footprint& fp) {
-    return kernels::networks::with_network(
-        fp.half_width.data(), static_cast<int>(fp.half_width.size()),
-        [](auto) {});
+    return with_any_network(fp, [](auto) {});
 }
 
 NetworkTile3D network3d_tile(const Footprint3D& fp) {

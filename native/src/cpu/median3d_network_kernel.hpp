@@ -8,17 +8,11 @@
 
 #include "core/footprint3d.hpp"
 #include "cpu/key_block.hpp"
+#include "cpu/lanes_min_max.hpp"
 #include "generated/median3d_tiled/networks.cuh"
 
 namespace fastmedian::detail {
 namespace {
-
-// The networks' L::lo and L::hi on lanes.
-template <class V>
-struct LanesMinMax {
-    static V lo(V a, V b) { return V::min(a, b); }
-    static V hi(V a, V b) { return V::max(a, b); }
-};
 
 template <class V, class Net, class K>
 void network3d_block(const VolumeKeyBlock<K>& b) {

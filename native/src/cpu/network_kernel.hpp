@@ -1,7 +1,8 @@
 // The network kernel, written once for any lane type V (lanes_scalar.hpp, lanes_avx2.hpp).
 // Per output row it sorts every column of the window once (each sorted column serves all the
 // outputs whose window contains it), then runs the window's selection network per vector of
-// outputs. The 3x3 square has a kernel of its own that keeps everything in registers. Both
+// outputs. The 3x3 square has a kernel of its own that keeps everything in registers, and the
+// mid squares (9, 11) run generated tiled networks, a column of outputs per vector lane. All
 // write pixels straight to the caller's rows where the block allows (KeyBlock::direct) and
 // touch the rows later blocks read (KeyBlock::ahead) as they go. Everything here has internal
 // linkage: the AVX2 and scalar builds each get their own copy, so the linker can never hand
@@ -14,7 +15,9 @@
 
 #include "core/footprint.hpp"
 #include "cpu/key_block.hpp"
+#include "cpu/lanes_min_max.hpp"
 #include "generated/median_column_networks.cuh"
+#include "generated/median_tiled/cpu_networks.cuh"
 
 namespace fastmedian::detail {
 namespace {
@@ -50,6 +53,7 @@ template <class K>
 struct Prefetch {
     const char* at = nullptr;
     const char* end = nullptr;
+    Prefetch() = default;
     Prefetch(const KeyBlock<K>& b, int y) {
         if (b.ahead && b.ahead[y]) {
             at = b.ahead[y];
@@ -67,10 +71,11 @@ struct Prefetch {
 // Writes output row y's vector at column x where KeyBlock::direct says.
 template <class V, class K>
 struct RowSink {
-    K* out;
-    K* direct;
-    std::int64_t begin, end;
-    bool stream;
+    K* out = nullptr;
+    K* direct = nullptr;
+    std::int64_t begin = 0, end = 0;
+    bool stream = false;
+    RowSink() = default;
     RowSink(const KeyBlock<K>& b, int y)
         : out(b.out + y * b.out_stride), direct(b.direct ? b.direct[y] : nullptr),
           begin(direct ? b.direct_begin : b.width), end(direct ? b.direct_end : b.width),
@@ -156,13 +161,62 @@ void square3_block(const KeyBlock<K>& b) {
     if (b.stream) V::stream_fence();
 }
 
+// A mid square's tiled network (generated/median_tiled/cpu_networks.cuh): each run computes a
+// column of kTileH outputs per vector lane, sorting what their windows share once.
+template <class V, class Net, class K>
+void tiled_block(const KeyBlock<K>& b) {
+    static_assert(Net::kTileW == 1, "lanes take neighbouring columns");
+    constexpr int kRows = Net::kTileH + Net::kSize - 1;
+    const int last_in = b.rows + Net::kSize - 2;
+    for (int y = 0; y < b.rows; y += Net::kTileH) {
+        const int rows = std::min(Net::kTileH, b.rows - y);
+        // A last, partial tile reads the block's last row for the rows past it and drops the
+        // outputs that need them.
+        const K* in[kRows];
+        for (int r = 0; r < kRows; ++r) in[r] = b.in[std::min(y + r, last_in)];
+        RowSink<V, K> sinks[Net::kTileH];
+        Prefetch<K> ahead[Net::kTileH];
+        for (int r = 0; r < rows; ++r) {
+            sinks[r] = RowSink<V, K>(b, y + r);
+            ahead[r] = Prefetch<K>(b, y + r);
+        }
+        for (std::int64_t x = 0; x < b.width; x = sinks[0].next(x)) {
+            for (int r = 0; r < rows; ++r) ahead[r].step();
+            auto load = [&](int c, int r) { return V::load(in[r] + x + c); };
+            auto store = [&](int, int r, V v) {
+                if (r < rows) sinks[r].put(x, v);
+            };
+            Net::template run<LanesMinMax<V>>(load, store);
+        }
+    }
+    if (b.stream) V::stream_fence();
+}
+
+template <class Net, class = void>
+struct IsTiled : std::false_type {};
+template <class Net>
+struct IsTiled<Net, std::void_t<decltype(Net::kTileH)>> : std::true_type {};
+
+// Calls f(Net{}) with the network that serves the window, a sorted-column network or a mid
+// square's tiled one, and returns true; returns false if none does.
+template <class F>
+bool with_any_network(const Footprint& fp, F&& f) {
+    if (kernels::networks::with_network(fp.half_width.data(), static_cast<int>(fp.half_width.size()), f))
+        return true;
+    const bool square = fp.radius_x == fp.radius_y &&
+                        std::all_of(fp.half_width.begin(), fp.half_width.end(),
+                                    [&](int w) { return w == fp.radius_x; });
+    return square && kernels::tiled::with_cpu_network(2 * fp.radius_x + 1, f);
+}
+
 template <class V, class K>
 void network_median(const KeyBlock<K>& b, const Footprint& fp, K* scratch) {
-    kernels::networks::with_network(
-        fp.half_width.data(), static_cast<int>(fp.half_width.size()), [&](auto net) {
-            if constexpr (std::is_same_v<decltype(net), kernels::networks::Square3>) square3_block<V>(b);
-            else network_block<V, decltype(net)>(b, scratch);
-        });
+    with_any_network(fp, [&](auto net) {
+        using Net = decltype(net);
+        if constexpr (std::is_same_v<Net, kernels::networks::Square3>) square3_block<V>(b);
+        else if constexpr (IsTiled<Net>::value) tiled_block<V, Net>(b);
+        else network_block<V, Net>(b, scratch);
+    });
 }
 
 }  // namespace
