@@ -92,7 +92,7 @@ std::vector<std::int64_t> offsets_below_32(std::int64_t step) {
     return offsets;
 }
 
-const double kCircleRadii[] = {0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.5, 10.0};
+const double kCircleRadii[] = {0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 4.5, 5.0, 5.5, 6.0, 10.0};
 
 }  // namespace
 
@@ -158,13 +158,14 @@ TEST(MedianFast, OutputsOfAtLeast8MiBAreStreamedOutAlike) {
 
 TEST(MedianFast, RowsWrittenStraightToTheOutputAtEveryAlignment) {
     // Odd and even heights cover the 3x3 kernel's pairs of rows and its last single row, and
-    // the tiled networks' (9, 11) partial tiles of rows.
+    // the tiled networks' (squares 9, 11, circles 4 to 6) partial tiles of rows.
     std::uint32_t seed = 3200;
     for (fm::PixelType t : kAllTypes)
         for (std::int64_t width : {5, 16, 17, 40, 70, 129})
             for (std::int64_t height : {1, 2, 7})
                 for (const fm::Window& w : {fm::Window::square(3), fm::Window::square(5), fm::Window::circle(2.0),
-                                            fm::Window::square(9), fm::Window::square(11)}) {
+                                            fm::Window::square(9), fm::Window::square(11),
+                                            fm::Window::circle(4.0), fm::Window::circle(6.0)}) {
                     Stack src(t, width, height);
                     fmtest::fill_random(src, seed++);
                     expect_direct_rows_match_reference(src, w, offsets_below_32(fm::pixel_size(t)));

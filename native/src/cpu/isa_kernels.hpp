@@ -1,7 +1,7 @@
 // The kernels built twice, for AVX2 (kernels_avx2.cpp, compiled with -mavx2) and for any CPU
 // (kernels_portable.cpp), the 2D networks a third time for AVX-512 (kernels_avx512.cpp):
 // small windows by generated selection networks vectorised across neighbouring pixels
-// (squares 1 to 11, ImageJ circles up to radius 3), the same for 3D windows (boxes 3 and 5,
+// (squares 1 to 11, ImageJ circles up to radius 6), the same for 3D windows (boxes 3 and 5,
 // ImageJ ellipsoids of radius 1 and 2), the temporal median of up to 10 frames, and the
 // float <-> key conversions around every kernel.
 #pragma once

@@ -2,7 +2,8 @@
 // Per output row it sorts every column of the window once (each sorted column serves all the
 // outputs whose window contains it), then runs the window's selection network per vector of
 // outputs. The 3x3 square has a kernel of its own that keeps everything in registers, and the
-// mid squares (9, 11) run generated tiled networks, a column of outputs per vector lane. All
+// mid-sized windows (squares 9 and 11, ImageJ circles of radius 4 to 6) run generated tiled
+// networks, a column of outputs per vector lane. All
 // write pixels straight to the caller's rows where the block allows (KeyBlock::direct) and
 // touch the rows later blocks read (KeyBlock::ahead) as they go. Everything here has internal
 // linkage: the AVX2 and scalar builds each get their own copy, so the linker can never hand
@@ -161,8 +162,8 @@ void square3_block(const KeyBlock<K>& b) {
     if (b.stream) V::stream_fence();
 }
 
-// A mid square's tiled network (generated/median_tiled/cpu_networks.cuh): each run computes a
-// column of kTileH outputs per vector lane, sorting what their windows share once.
+// A mid-sized window's tiled network (generated/median_tiled/cpu_networks.cuh): each run
+// computes a column of kTileH outputs per vector lane, sorting what their windows share once.
 template <class V, class Net, class K>
 void tiled_block(const KeyBlock<K>& b) {
     static_assert(Net::kTileW == 1, "lanes take neighbouring columns");
@@ -197,16 +198,13 @@ struct IsTiled : std::false_type {};
 template <class Net>
 struct IsTiled<Net, std::void_t<decltype(Net::kTileH)>> : std::true_type {};
 
-// Calls f(Net{}) with the network that serves the window, a sorted-column network or a mid
-// square's tiled one, and returns true; returns false if none does.
+// Calls f(Net{}) with the network that serves the window, a sorted-column network or a mid-sized
+// window's tiled one, and returns true; returns false if none does.
 template <class F>
 bool with_any_network(const Footprint& fp, F&& f) {
-    if (kernels::networks::with_network(fp.half_width.data(), static_cast<int>(fp.half_width.size()), f))
-        return true;
-    const bool square = fp.radius_x == fp.radius_y &&
-                        std::all_of(fp.half_width.begin(), fp.half_width.end(),
-                                    [&](int w) { return w == fp.radius_x; });
-    return square && kernels::tiled::with_cpu_network(2 * fp.radius_x + 1, f);
+    const int rows = static_cast<int>(fp.half_width.size());
+    return kernels::networks::with_network(fp.half_width.data(), rows, f) ||
+           kernels::tiled::with_cpu_network(fp.half_width.data(), rows, f);
 }
 
 template <class V, class K>
