@@ -9,6 +9,7 @@
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
+#include "cuda/plane_pipeline.hpp"
 #include "median3d_select.cuh"
 #include "median3d_tiled.cuh"
 
@@ -76,15 +77,8 @@ void median3d_host_views(const ConstImageView& src, const ImageView& dst, const 
     const cudaStream_t stream = cudaStreamPerThread;
     for (std::int64_t z0 = 0; z0 < planes; z0 += slab) {
         const std::int64_t z1 = std::min(planes, z0 + slab);
-        std::int64_t top = 0, bottom = planes;
-        if (slab < planes) {
-            top = z0 - halo;
-            bottom = z1 + halo;
-            if (border == Border::constant) {  // the kernel's own border is the constant
-                top = std::max<std::int64_t>(top, 0);
-                bottom = std::min(bottom, planes);
-            }
-        }
+        const auto [top, bottom] = slab < planes ? halo_range(z0, z1, halo, planes, border)
+                                                 : HaloRange{0, planes};
         for (std::int64_t i = 0; i < bottom - top; ++i)
             check(cudaMemcpy2DAsync(static_cast<char*>(d_src.get()) + i * a.src_plane_stride,
                                     static_cast<std::size_t>(d_src.pitch()),

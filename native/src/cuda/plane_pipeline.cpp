@@ -174,12 +174,8 @@ Cut cut_planes(std::int64_t height, std::int64_t planes, std::int64_t row_bytes,
 Band band_of(const Cut& cut, std::int64_t b, std::int64_t height, const PlaneReach& reach) {
     if (cut.bands == 1) return {0, height, 0, height};
     const std::int64_t y0 = b * cut.band_rows, y1 = std::min(height, y0 + cut.band_rows);
-    std::int64_t top = y0 - reach.halo_rows, bottom = y1 + reach.halo_rows;
-    if (reach.border == Border::constant) {  // the filter's own border is the constant
-        top = std::max<std::int64_t>(top, 0);
-        bottom = std::min(bottom, height);
-    }
-    return {y0, y1, top, bottom - top};
+    const HaloRange reads = halo_range(y0, y1, reach.halo_rows, height, reach.border);
+    return {y0, y1, reads.top, reads.bottom - reads.top};
 }
 
 // One side of a copy of a box of rows: rows `pitch` bytes apart, planes `plane_rows` rows

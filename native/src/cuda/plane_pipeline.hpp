@@ -14,6 +14,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -24,6 +25,18 @@
 namespace fastmedian::detail {
 
 constexpr int kMaxPipelineSlots = 16;  // per device
+
+// The inputs [top, bottom) along an axis of n that outputs [first, last) read, `halo` either
+// side: beyond the ends the border mode maps them (border_index.cuh), but a constant border is
+// the kernels' own, so the range stops at the ends. Bands of rows and slabs of planes use it.
+struct HaloRange {
+    std::int64_t top, bottom;
+};
+inline HaloRange halo_range(std::int64_t first, std::int64_t last, std::int64_t halo, std::int64_t n,
+                            Border border) {
+    if (border == Border::constant) return {std::max<std::int64_t>(first - halo, 0), std::min(last + halo, n)};
+    return {first - halo, last + halo};
+}
 
 // What the pipeline needs to cut a plane into bands of rows.
 struct PlaneReach {
