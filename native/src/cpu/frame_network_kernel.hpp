@@ -6,18 +6,12 @@
 
 #include <cstdint>
 
+#include "cpu/lanes_min_max.hpp"
 #include "cpu/lanes_scalar.hpp"
 #include "generated/temporal_networks.cuh"
 
 namespace fastmedian::detail {
 namespace {
-
-// The networks call lo/hi; the lane types offer min/max.
-template <class Lanes>
-struct LoHi {
-    static Lanes lo(Lanes a, Lanes b) { return Lanes::min(a, b); }
-    static Lanes hi(Lanes a, Lanes b) { return Lanes::max(a, b); }
-};
 
 template <class Lanes, int N, class K>
 void frame_network_n(const K* const* rows, std::int64_t width, K* out) {
@@ -25,12 +19,12 @@ void frame_network_n(const K* const* rows, std::int64_t width, K* out) {
     for (; x + Lanes::kLanes <= width; x += Lanes::kLanes) {
         Lanes v[N];
         for (int i = 0; i < N; ++i) v[i] = Lanes::load(rows[i] + x);
-        kernels::median_of_frames<N, LoHi<Lanes>>(v).store(out + x);
+        kernels::median_of_frames<N, LanesMinMax<Lanes>>(v).store(out + x);
     }
     for (; x < width; ++x) {
         ScalarLanes<K> v[N];
         for (int i = 0; i < N; ++i) v[i] = ScalarLanes<K>::load(rows[i] + x);
-        kernels::median_of_frames<N, LoHi<ScalarLanes<K>>>(v).store(out + x);
+        kernels::median_of_frames<N, LanesMinMax<ScalarLanes<K>>>(v).store(out + x);
     }
 }
 

@@ -1,4 +1,4 @@
-// The generated tiled networks' L::lo and L::hi on vector lanes (lanes_*.hpp). Internal
+// The generated networks' L::lo and L::hi on vector lanes (lanes_*.hpp). Internal
 // linkage, as network_kernel.hpp explains.
 #pragma once
 
