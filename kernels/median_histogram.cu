@@ -1,49 +1,55 @@
 #include "median_histogram.cuh"
 
 #include "border_index.cuh"
-#include "order_key.cuh"
 
 namespace fastmedian::kernels {
 
 namespace {
 
-constexpr int kThreads = 64;
-constexpr int kRowsPerThread = 128;
+// A block: 32 output columns, 4 threads (lanes) to each, for a band of 256 rows. The lanes of an
+// output split the window's columns (lane p takes columns p, p + 4, ...) and update the one
+// histogram of their output by shared-memory atomics, then settle its median alike. Four lanes
+// to an output keep four times the warps resident for the same shared memory (the histograms
+// limit residency); u8 k=65 on the H100 went from 1.7 to 6.6 Gpix/s
+// (bench/results/background-h100-2026-11-23.md).
+constexpr int kOutputs = 32;
+constexpr int kLanes = 4;
+constexpr int kThreads = kOutputs * kLanes;
+constexpr int kBand = 256;
 constexpr int kBins = 256;
+// Bin word i of output o lies at words[i * kStride + o]. kStride = 8 (mod 32) puts the lanes of
+// different outputs of a warp in different banks whatever the bins.
+constexpr int kStride = kOutputs + 32 / kLanes;
 
-template <class T>
-struct Source {
-    const PlanesArgs& a;
-    const char* plane;
-    __device__ std::uint32_t key(int x, int y) const {
-        std::int64_t sx = x, sy = y;
-        if (x < 0 || x >= a.width || y < 0 || y >= a.height) {
-            sx = border_index(x, a.width, a.border);
-            sy = border_index(y, a.height, a.border);
-            if (sx < 0 || sy < 0) return a.outside_key;
-        }
-        return reinterpret_cast<const T*>(plane + sy * a.src_pitch)[sx];
-    }
+// 32-bit counts, one bin to a word (u8).
+struct Bins32 {
+    static constexpr int kWords = kBins;
+    unsigned* words;
+    __device__ int operator[](int b) const { return static_cast<int>(words[b * kStride]); }
+    __device__ void add(int b) const { atomicAdd(words + b * kStride, 1u); }
+    __device__ void remove(int b) const { atomicSub(words + b * kStride, 1u); }
 };
 
-// A thread's histogram: 16-bit counts, two bins to a word, word b / 2 at words[b / 2 * kThreads]
-// (so threads never share a bank). Counts change by shared-memory atomics whose result is not
-// used: the thread does not wait on them, where a read-modify-write would wait on each, in case
-// the next touches the same bin.
-struct Histogram {
+// 16-bit counts, two bins to a word (u16, which keeps two histograms per output).
+struct Bins16 {
+    static constexpr int kWords = kBins / 2;
     unsigned* words;
-    __device__ unsigned* word(int b) const { return words + (b >> 1) * kThreads; }
+    __device__ unsigned* word(int b) const { return words + (b >> 1) * kStride; }
     __device__ static unsigned one(int b) { return 1u << ((b & 1) * 16); }
     __device__ int operator[](int b) const { return (*word(b) >> ((b & 1) * 16)) & 0xFFFF; }
     __device__ void add(int b) const { atomicAdd(word(b), one(b)); }
     __device__ void remove(int b) const { atomicSub(word(b), one(b)); }  // never below 0: no borrow
-    __device__ void clear() const {
-        for (int w = 0; w < kBins / 2; ++w) words[w * kThreads] = 0;
-    }
 };
 
+// Clears an output's histogram, its lanes sharing the words.
+template <class Bins>
+__device__ void clear(const Bins& h, int lane) {
+    for (int i = lane; i < Bins::kWords; i += kLanes) h.words[i * kStride] = 0;
+}
+
 // Moves median bin m (with `below` counts under it) until it holds rank `rank`.
-__device__ __forceinline__ void settle(const Histogram& h, int rank, int& m, int& below) {
+template <class Bins>
+__device__ __forceinline__ void settle(const Bins& h, int rank, int& m, int& below) {
     while (below > rank) {
         --m;
         below -= h[m];
@@ -54,110 +60,209 @@ __device__ __forceinline__ void settle(const Histogram& h, int rank, int& m, int
     }
 }
 
-__device__ void store_key(const PlanesArgs& a, int x, int y, std::uint32_t key, int bytes) {
-    char* row = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride + y * a.dst_pitch;
-    if (bytes == 1) reinterpret_cast<std::uint8_t*>(row)[x] = static_cast<std::uint8_t>(key);
-    else reinterpret_cast<std::uint16_t*>(row)[x] = static_cast<std::uint16_t>(key);
+// The block's view of one plane: column t of the block's span (from bx - radius_x) reads image
+// column cols[t]; -1 (constant border) reads the outside value, as does a row out of the image.
+template <class T>
+struct Plane {
+    const char* base;
+    const PlanesArgs& a;
+    const int* cols;
+    __device__ const T* row(int y) const {
+        const std::int64_t sy = border_index(y, a.height, a.border);
+        return sy < 0 ? nullptr : reinterpret_cast<const T*>(base + sy * a.src_pitch);
+    }
+    __device__ int key(int t, int y) const {
+        const T* r = row(y);
+        const int c = cols[t];
+        return r == nullptr || c < 0 ? static_cast<int>(a.outside_key) : r[c];
+    }
+};
+
+// The lanes of this thread's output, and the sum of v over them.
+__device__ unsigned lanes_mask() { return 0xFu << (threadIdx.x % 32 & ~(kLanes - 1)); }
+__device__ int lanes_sum(int v, unsigned mask) {
+    for (int s = 1; s < kLanes; s <<= 1) v += __shfl_xor_sync(mask, v, s);
+    return v;
 }
 
+template <class T>
+__device__ void store(const PlanesArgs& a, int x, int y, int value) {
+    char* row = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride + y * a.dst_pitch;
+    reinterpret_cast<T*>(row)[x] = static_cast<T>(value);
+}
+
+// What every kernel starts with: the block's column table, zeroed histograms (`words` words per
+// output), and this thread's output column, lane and band.
+template <class T>
+struct Start {
+    int o, lane, x, y0, y1;
+    bool inside;  // every column of the block's windows lies in the image
+    unsigned mask;
+    Plane<T> src;
+};
+
+template <class T>
+__device__ Start<T> start(const PlanesArgs& a, const ColumnsWindow& w, unsigned* shared, int words) {
+    int* cols = reinterpret_cast<int*>(shared + words * kStride);
+    const int bx = blockIdx.x * kOutputs, span = kOutputs + 2 * w.radius_x;
+    for (int t = threadIdx.x; t < span; t += kThreads)
+        cols[t] = static_cast<int>(border_index(bx - w.radius_x + t, a.width, a.border));
+    for (int i = threadIdx.x; i < words * kStride; i += kThreads) shared[i] = 0;
+    __syncthreads();
+    Start<T> s{static_cast<int>(threadIdx.x) / kLanes, static_cast<int>(threadIdx.x) % kLanes, 0, 0, 0,
+               bx - w.radius_x >= 0 && bx + kOutputs - 1 + w.radius_x < a.width, lanes_mask(),
+               Plane<T>{static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride, a, cols}};
+    s.x = bx + s.o;
+    s.y0 = blockIdx.y * kBand;
+    s.y1 = min(s.y0 + kBand, a.height);
+    return s;
+}
+
+// Calls f(gone, come) for each window column of this lane when the window moves from row y - 1
+// to row y: the key leaving the column's top and the one entering below its bottom. Squares
+// (every column as tall) in blocks inside the image read straight along the two rows.
+template <bool kSquare, class T, class F>
+__device__ __forceinline__ void slide(const Start<T>& s, const ColumnsWindow& w, int y, F&& f) {
+    const int rx = w.radius_x;
+    if (kSquare && s.inside) {
+        const int hh = w.half_height[0];
+        const T* gone = s.src.row(y - 1 - hh);
+        const T* come = s.src.row(y + hh);
+        if (gone != nullptr && come != nullptr) {
+            gone += s.x - rx + s.lane;
+            come += s.x - rx + s.lane;
+            // Pointers stepped, not indexed: the unrolled loads then take immediate offsets.
+            const int n = s.lane <= 2 * rx ? (2 * rx - s.lane) / kLanes + 1 : 0;
+#pragma unroll 8
+            for (int j = 0; j < n; ++j, gone += kLanes, come += kLanes) f(int(*gone), int(*come));
+            return;
+        }
+    }
+#pragma unroll 4
+    for (int i = s.lane; i <= 2 * rx; i += kLanes) {
+        const int hh = w.half_height[kSquare ? 0 : i];
+        f(s.src.key(s.o + i, y - 1 - hh), s.src.key(s.o + i, y + hh));
+    }
+}
+
+// Calls f(key) for each value of this lane's window columns at row y. Columns whose rows all
+// lie in the image step down them by pointer.
+template <class T, class F>
+__device__ void each_value(const Start<T>& s, const ColumnsWindow& w, int y, F&& f) {
+    const PlanesArgs& a = s.src.a;
+    for (int i = s.lane; i <= 2 * w.radius_x; i += kLanes) {
+        const int hh = w.half_height[i], c = s.src.cols[s.o + i];
+        if (c >= 0 && y - hh >= 0 && y + hh < a.height) {
+            const char* p = s.src.base + (y - hh) * a.src_pitch + c * std::int64_t(sizeof(T));
+            for (int dy = -hh; dy <= hh; ++dy, p += a.src_pitch) f(int(*reinterpret_cast<const T*>(p)));
+        } else {
+            for (int dy = -hh; dy <= hh; ++dy) f(s.src.key(s.o + i, y + dy));
+        }
+    }
+}
+
+template <bool kSquare>
 __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_constant__ PlanesArgs a,
                                                                 const __grid_constant__ ColumnsWindow w) {
-    extern __shared__ unsigned shared_counts[];
-    const int x = blockIdx.x * kThreads + threadIdx.x;
-    if (x >= a.width) return;
-    const Source<std::uint8_t> src{a, static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride};
-    const Histogram h{shared_counts + threadIdx.x};
-    const int y0 = blockIdx.y * kRowsPerThread, y1 = min(y0 + kRowsPerThread, a.height);
-    h.clear();
-    for (int dx = -w.radius_x; dx <= w.radius_x; ++dx) {
-        const int hh = w.half_height[dx + w.radius_x];
-        for (int dy = -hh; dy <= hh; ++dy) h.add(src.key(x + dx, y0 + dy));
-    }
+    extern __shared__ unsigned shared[];
+    const Start<std::uint8_t> s = start<std::uint8_t>(a, w, shared, Bins32::kWords);
+    if (s.x >= a.width) return;  // the lanes of an output leave together
+    const Bins32 h{shared + s.o};
+    each_value(s, w, s.y0, [&](int k) { h.add(k); });
+    __syncwarp(s.mask);
     int m = 0, below = 0;
     settle(h, w.rank, m, below);
-    store_key(a, x, y0, m, 1);
-    for (int y = y0 + 1; y < y1; ++y) {
-#pragma unroll 4
-        for (int dx = -w.radius_x; dx <= w.radius_x; ++dx) {
-            const int hh = w.half_height[dx + w.radius_x];
-            const int gone = src.key(x + dx, y - 1 - hh), come = src.key(x + dx, y + hh);
+    if (s.lane == 0) store<std::uint8_t>(a, s.x, s.y0, m);
+    for (int y = s.y0 + 1; y < s.y1; ++y) {
+        __syncwarp(s.mask);  // every lane has settled before the histogram changes
+        int delta = 0;
+        slide<kSquare>(s, w, y, [&](int gone, int come) {
             h.remove(gone);
             h.add(come);
-            below += int(come < m) - int(gone < m);
-        }
+            delta += int(come < m) - int(gone < m);
+        });
+        below += lanes_sum(delta, s.mask);
+        __syncwarp(s.mask);
         settle(h, w.rank, m, below);
-        store_key(a, x, y, m, 1);
+        if (s.lane == 0) store<std::uint8_t>(a, s.x, y, m);
     }
 }
 
-// u16: coarse histogram of key >> 8; fine histogram of key & 255 for the median's coarse bin.
+// u16: a coarse histogram of key >> 8 and, for the median's coarse bin only, a fine one of
+// key & 255 (rebuilt from the window when the median changes coarse bin).
+template <bool kSquare>
 __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_constant__ PlanesArgs a,
                                                                  const __grid_constant__ ColumnsWindow w) {
-    extern __shared__ unsigned shared_counts[];
-    const int x = blockIdx.x * kThreads + threadIdx.x;
-    if (x >= a.width) return;
-    const Source<std::uint16_t> src{a, static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride};
-    const Histogram coarse{shared_counts + threadIdx.x};
-    const Histogram fine{shared_counts + kBins / 2 * kThreads + threadIdx.x};
-    const int y0 = blockIdx.y * kRowsPerThread, y1 = min(y0 + kRowsPerThread, a.height);
+    extern __shared__ unsigned shared[];
+    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, 2 * Bins16::kWords);
+    if (s.x >= a.width) return;
+    const Bins16 coarse{shared + s.o};
+    const Bins16 fine{shared + Bins16::kWords * kStride + s.o};
     int cm = 0, cbelow = 0, fm = 0, fbelow = 0;  // coarse bin and fine bin of the median
     // The fine histogram of coarse bin cm over the window of row y, and its median bin.
     auto rebuild_fine = [&](int y) {
-        fine.clear();
-        for (int dx = -w.radius_x; dx <= w.radius_x; ++dx) {
-            const int hh = w.half_height[dx + w.radius_x];
-            for (int dy = -hh; dy <= hh; ++dy) {
-                const std::uint32_t k = src.key(x + dx, y + dy);
-                if (int(k >> 8) == cm) fine.add(k & 255);
-            }
-        }
+        clear(fine, s.lane);
+        __syncwarp(s.mask);
+        each_value(s, w, y, [&](int k) {
+            if ((k >> 8) == cm) fine.add(k & 255);
+        });
+        __syncwarp(s.mask);
         fm = 0;
         fbelow = 0;
         settle(fine, w.rank - cbelow, fm, fbelow);
     };
-    coarse.clear();
-    for (int dx = -w.radius_x; dx <= w.radius_x; ++dx) {
-        const int hh = w.half_height[dx + w.radius_x];
-        for (int dy = -hh; dy <= hh; ++dy) coarse.add(src.key(x + dx, y0 + dy) >> 8);
-    }
+    each_value(s, w, s.y0, [&](int k) { coarse.add(k >> 8); });
+    __syncwarp(s.mask);
     settle(coarse, w.rank, cm, cbelow);
-    rebuild_fine(y0);
-    store_key(a, x, y0, (cm << 8) | fm, 2);
-    for (int y = y0 + 1; y < y1; ++y) {
-#pragma unroll 4
-        for (int dx = -w.radius_x; dx <= w.radius_x; ++dx) {
-            const int hh = w.half_height[dx + w.radius_x];
-            const std::uint32_t gone = src.key(x + dx, y - 1 - hh), come = src.key(x + dx, y + hh);
+    rebuild_fine(s.y0);
+    if (s.lane == 0) store<std::uint16_t>(a, s.x, s.y0, (cm << 8) | fm);
+    for (int y = s.y0 + 1; y < s.y1; ++y) {
+        __syncwarp(s.mask);
+        int cdelta = 0, fdelta = 0;
+        slide<kSquare>(s, w, y, [&](int gone, int come) {
             const int gc = gone >> 8, cc = come >> 8, gf = gone & 255, cf = come & 255;
             coarse.remove(gc);
             coarse.add(cc);
-            cbelow += int(cc < cm) - int(gc < cm);
+            cdelta += int(cc < cm) - int(gc < cm);
             if (gc == cm) {
                 fine.remove(gf);
-                fbelow -= int(gf < fm);
+                fdelta -= int(gf < fm);
             }
             if (cc == cm) {
                 fine.add(cf);
-                fbelow += int(cf < fm);
+                fdelta += int(cf < fm);
             }
-        }
+        });
+        cbelow += lanes_sum(cdelta, s.mask);
+        fbelow += lanes_sum(fdelta, s.mask);
+        __syncwarp(s.mask);
         const int old = cm;
         settle(coarse, w.rank, cm, cbelow);
-        if (cm != old) rebuild_fine(y);
-        else settle(fine, w.rank - cbelow, fm, fbelow);
-        store_key(a, x, y, (cm << 8) | fm, 2);
+        if (cm != old) {
+            __syncwarp(s.mask);
+            rebuild_fine(y);
+        } else {
+            settle(fine, w.rank - cbelow, fm, fbelow);
+        }
+        if (s.lane == 0) store<std::uint16_t>(a, s.x, y, (cm << 8) | fm);
     }
 }
 
+// Every column of the window as tall?
+bool square(const ColumnsWindow& w) {
+    for (int i = 1; i <= 2 * w.radius_x; ++i)
+        if (w.half_height[i] != w.half_height[0]) return false;
+    return true;
+}
+
 template <class Kernel>
-cudaError_t launch(Kernel kernel, int histograms, const PlanesArgs& a, const ColumnsWindow& w,
+cudaError_t launch(Kernel kernel, int words, const PlanesArgs& a, const ColumnsWindow& w,
                    cudaStream_t stream) {
-    const std::size_t bytes = std::size_t(histograms) * kBins / 2 * kThreads * sizeof(unsigned);
+    const std::size_t bytes = (std::size_t(words) * kStride + kOutputs + 2 * w.radius_x) * sizeof(unsigned);
     const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(bytes));
     if (e != cudaSuccess) return e;
-    const dim3 grid((a.width + kThreads - 1) / kThreads,
-                    (a.height + kRowsPerThread - 1) / kRowsPerThread, a.planes);
+    const dim3 grid((a.width + kOutputs - 1) / kOutputs, (a.height + kBand - 1) / kBand, a.planes);
     kernel<<<grid, kThreads, bytes, stream>>>(a, w);
     return cudaGetLastError();
 }
@@ -165,11 +270,13 @@ cudaError_t launch(Kernel kernel, int histograms, const PlanesArgs& a, const Col
 }  // namespace
 
 cudaError_t launch_median_histogram_u8(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream) {
-    return launch(median_histogram_u8, 1, a, w, stream);
+    return square(w) ? launch(median_histogram_u8<true>, Bins32::kWords, a, w, stream)
+                     : launch(median_histogram_u8<false>, Bins32::kWords, a, w, stream);
 }
 
 cudaError_t launch_median_histogram_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream) {
-    return launch(median_histogram_u16, 2, a, w, stream);
+    return square(w) ? launch(median_histogram_u16<true>, 2 * Bins16::kWords, a, w, stream)
+                     : launch(median_histogram_u16<false>, 2 * Bins16::kWords, a, w, stream);
 }
 
 }  // namespace fastmedian::kernels

@@ -1,9 +1,9 @@
-// Large windows on u8 and u16 images: Huang's sliding histogram, down the columns. Each thread
-// owns one output column and a band of rows, and keeps its window's histogram in shared memory
-// (bin-major, so threads never share a bank): moving one row down removes the top pixel of
-// every window column and adds the one below its bottom, and the median is tracked from the
-// last one. u16 keys use a coarse histogram of the high byte and, for the median's coarse bin
-// only, a fine one of the low byte (rebuilt from the window when the median changes bin).
+// Large windows on u8 and u16 images: Huang's sliding histogram, down the columns. Each output
+// column has one histogram in shared memory, kept by four threads that split the window's
+// columns, for a band of rows: moving one row down removes the top pixel of every window
+// column and adds the one below its bottom, and the median is tracked from the last one.
+// u16 keys use a coarse histogram of the high byte and, for the median's coarse bin only, a
+// fine one of the low byte (rebuilt from the window when the median changes bin).
 // Serves any window of rows of centred runs whose pixel count fits 16-bit counts.
 #pragma once
 

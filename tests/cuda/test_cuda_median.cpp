@@ -2,6 +2,8 @@
 // specials, odd sizes, padded strides, every border and window. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "fastmedian/fastmedian.hpp"
 #include "support/test_images.hpp"
 
@@ -133,6 +135,45 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
                                    std::string("1031x517 ") + fm::pixel_type_name(t) + " k=" +
                                        std::to_string(k));
         }
+}
+
+// Windows past the tile kernels (squares 51 and 65, circles of radius 30) on u8 and u16: the
+// sliding histograms, whose blocks of 32 columns read straight along rows inside the image and through
+// a table of border columns elsewhere, in bands of 256 rows. Full-range noise, ties, a ramp
+// down the rows (the u16 median changes coarse bin every few rows) and a constant image, with
+// two planes, against the CPU backend (itself checked against the reference in the CPU tests).
+TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
+    const fm::Window windows[] = {fm::Window::square(51), fm::Window::square(65), fm::Window::circle(30)};
+    std::uint32_t seed = 7000;
+    for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16})  // floats: the bisection
+        for (fm::Border b : kAllBorders)
+            for (const fm::Window& w : windows)
+                for (int variant = 0; variant < 4; ++variant) {
+                    Stack src(t, 150, 300, 2, 5, 1);
+                    fmtest::fill_random(src, seed++, variant == 1 ? 3 : variant == 3 ? 1 : 0);
+                    std::mt19937 rng(seed);
+                    if (variant == 2)
+                        for (std::int64_t z = 0; z < src.planes; ++z)
+                            for (std::int64_t y = 0; y < src.height; ++y)
+                                for (std::int64_t x = 0; x < src.width; ++x) {
+                                    const int ramp = int(y) * 199 + int(rng() % 64);
+                                    if (t == fm::PixelType::u16) src.at<std::uint16_t>(z, y, x) = std::uint16_t(ramp);
+                                    else src.at<std::uint8_t>(z, y, x) = std::uint8_t(ramp >> 8);
+                                }
+                    Stack cpu(t, src.width, src.height, src.planes, 1, 0);
+                    Stack gpu(t, src.width, src.height, src.planes, 7, 2);
+                    std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
+                    fm::MedianOptions o;
+                    o.window = w;
+                    o.border = b;
+                    o.cval = 200.0;
+                    o.backend = fm::Backend::cpu;
+                    fm::median2d(src.cview(), cpu.view(), o);
+                    o.backend = fm::Backend::cuda;
+                    fm::median2d(src.cview(), gpu.view(), o);
+                    EXPECT_EQ(fmtest::first_difference(cpu, gpu), "")
+                        << label(t, b, w) << " variant " << variant;
+                }
 }
 
 // Rows whose stride is a multiple of 16 bytes: the interior blocks of the tiled kernels load 4
