@@ -2,7 +2,8 @@
 // one run, on the shared real images tiled to size x size (bench/gpu/images, made by
 // bench/gpu/prepare_images.py).
 //
-//   fastmedian_bench_cpu --images bench/gpu/images [--size 2048] [--runs 7] [--out FILE]
+//   fastmedian_bench_cpu --images bench/gpu/images [--size 2048] [--runs 7] [--k 3,5,7,11,21]
+//                        [--out FILE]
 //
 // Each figure is the median of `runs` timed calls after one warm-up call; Mpix/s counts output
 // pixels. Ours runs square k (replicate border, as medianBlur) and ImageJ's circle of radius
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -36,6 +38,7 @@ struct Args {
     std::string images = "bench/gpu/images";
     std::int64_t size = 2048;
     int runs = 7;
+    std::vector<int> sizes = {3, 5, 7, 11, 21};  // square k (and circles of radius (k-1)/2)
     std::string out;
 };
 
@@ -47,7 +50,11 @@ Args parse(int argc, char** argv) {
         else if (key == "--size") a.size = std::stoll(argv[i + 1]);
         else if (key == "--runs") a.runs = std::stoi(argv[i + 1]);
         else if (key == "--out") a.out = argv[i + 1];
-        else throw std::runtime_error("unknown option " + key);
+        else if (key == "--k") {
+            a.sizes.clear();
+            std::stringstream list(argv[i + 1]);
+            for (std::string k; std::getline(list, k, ',');) a.sizes.push_back(std::stoi(k));
+        } else throw std::runtime_error("unknown option " + key);
     }
     return a;
 }
@@ -100,7 +107,7 @@ int main(int argc, char** argv) try {
         fm::ImageView o;
         std::memcpy(static_cast<void*>(&o), &in, sizeof o);
         o.data = dst.data();
-        for (int k : {3, 5, 7, 11, 21}) {
+        for (int k : args.sizes) {
             fm::MedianOptions options;
             options.backend = fm::Backend::cpu;
             options.window = fm::Window::square(k);

@@ -130,6 +130,51 @@ TEST(MedianFast, LargeWindows) {
             }
 }
 
+// u8 squares take the constant-time column histograms (blocks of 256 rows): against the
+// reference on images of several blocks, every border, noise, ties and a constant image.
+TEST(MedianFast, ConstantTimeU8SquaresAcrossBlocks) {
+    std::uint32_t seed = 2500;
+    for (fm::Border b : kAllBorders)
+        for (int k : {13, 31})
+            for (int levels : {0, 3, 1}) {
+                Stack src(fm::PixelType::u8, 45, 560, 2);
+                fmtest::fill_random(src, seed++, levels);
+                expect_matches_reference(src, fm::Window::square(k), b, 250.0);
+            }
+}
+
+// Windows too large for the reference in a test: the u8 constant-time path against the same
+// pixels as u16, which take Huang's sliding histogram; up to 255 x 255, the largest whose
+// counts fit its 16-bit bins, and a ramp down the rows that moves the median across coarse
+// bins.
+TEST(MedianFast, ConstantTimeU8SquaresEqualTheU16SlidingHistogram) {
+    std::uint32_t seed = 2600;
+    for (fm::Border b : kAllBorders)
+        for (int k : {65, 255})
+            for (int variant = 0; variant < 3; ++variant) {
+                Stack u8(fm::PixelType::u8, 61, 300, 1);
+                fmtest::fill_random(u8, seed++, variant == 1 ? 4 : 0);
+                Stack u16(fm::PixelType::u16, u8.width, u8.height, 1);
+                for (std::int64_t y = 0; y < u8.height; ++y)
+                    for (std::int64_t x = 0; x < u8.width; ++x) {
+                        if (variant == 2) u8.at<std::uint8_t>(0, y, x) = static_cast<std::uint8_t>(y * 255 / u8.height + x % 3);
+                        u16.at<std::uint16_t>(0, y, x) = u8.at<std::uint8_t>(0, y, x);
+                    }
+                fm::MedianOptions o;
+                o.window = fm::Window::square(k);
+                o.border = b;
+                o.cval = 77.0;
+                o.backend = fm::Backend::cpu;
+                Stack got8(fm::PixelType::u8, u8.width, u8.height, 1), got16(fm::PixelType::u16, u8.width, u8.height, 1);
+                fm::median2d(u8.cview(), got8.view(), o);
+                fm::median2d(u16.cview(), got16.view(), o);
+                for (std::int64_t y = 0; y < u8.height; ++y)
+                    for (std::int64_t x = 0; x < u8.width; ++x)
+                        ASSERT_EQ(got8.at<std::uint8_t>(0, y, x), got16.at<std::uint16_t>(0, y, x))
+                            << describe(u8, o.window, b) << " variant " << variant << " at " << x << "," << y;
+            }
+}
+
 TEST(MedianFast, ImagesSplitIntoBandsAndBlocksOnAllThreads) {
     // Big enough for several threads, bands and 64-row blocks per band.
     std::uint32_t seed = 3000;

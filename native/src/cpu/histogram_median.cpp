@@ -1,5 +1,7 @@
 #include "cpu/histogram_median.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -103,11 +105,112 @@ void huang(const V* const* in, Out* out, std::int64_t out_stride,
     }
 }
 
+// Perreault and Hebert's constant-time median ("Median Filtering in Constant Time", 2007) for
+// u8 squares: a histogram per input column over the window's rows, moved down one row per
+// output row (one value out, one in); along a row, the window's coarse histogram (16 bins)
+// adds the entering column's and subtracts the leaving one's, and only the 16 fine bins of the
+// coarse bin that holds the median are brought up to date, from the columns passed since they
+// last were. The work per output is then the same for every window size, where Huang's
+// sliding histogram changes 2 x k bins.
+class ConstantTimeU8 {
+public:
+    using Segment = std::array<std::uint16_t, 16>;  // 16 bins; counts stay below 2^16
+
+    ConstantTimeU8(const KeyBlock<std::uint8_t>& b, const Footprint& fp)
+        : b_(b), k_(2 * fp.radius_x + 1), rank_(static_cast<std::uint32_t>(fp.rank())),
+          columns_(b.width + 2 * fp.radius_x), fine_(static_cast<std::size_t>(columns_) * 16),
+          coarse_(static_cast<std::size_t>(columns_)) {}
+
+    void run() {
+        for (int r = 0; r < k_; ++r)
+            for (std::int64_t c = 0; c < columns_; ++c) add(c, b_.in[r][c]);
+        for (int y = 0; y < b_.rows; ++y) {
+            if (y > 0)
+                for (std::int64_t c = 0; c < columns_; ++c) {
+                    remove(c, b_.in[y - 1][c]);
+                    add(c, b_.in[y - 1 + k_][c]);
+                }
+            row(b_.out + y * b_.out_stride);
+        }
+    }
+
+private:
+    void add(std::int64_t c, std::uint8_t v) {
+        ++fine_[c * 16 + (v >> 4)][v & 15];
+        ++coarse_[c][v >> 4];
+    }
+    void remove(std::int64_t c, std::uint8_t v) {
+        --fine_[c * 16 + (v >> 4)][v & 15];
+        --coarse_[c][v >> 4];
+    }
+    static void add_to(Segment& to, const Segment& a, const Segment& minus) {
+        for (int i = 0; i < 16; ++i)
+            to[i] = static_cast<std::uint16_t>(to[i] + a[i] - minus[i]);
+    }
+
+    // The medians of one output row: windows over columns [x, x + k).
+    void row(std::uint8_t* out) {
+        Segment coarse{}, zero{};
+        for (int c = 0; c < k_; ++c) add_to(coarse, coarse_[c], zero);
+        std::array<Segment, 16> fine;         // the window's fine bins of each coarse bin,
+        std::array<std::int64_t, 16> at;      // as of the window at column at[bin]
+        at.fill(-1);
+        for (std::int64_t x = 0; x < b_.width; ++x) {
+            if (x > 0) add_to(coarse, coarse_[x + k_ - 1], coarse_[x - 1]);
+            std::uint32_t below = 0;
+            int bin = 0;
+            while (below + coarse[bin] <= rank_) below += coarse[bin++];
+            Segment& f = fine[bin];
+            if (at[bin] < 0 || x - at[bin] >= k_) {  // the window has moved past all it held
+                f = zero;
+                for (int c = 0; c < k_; ++c) add_to(f, fine_[(x + c) * 16 + bin], zero);
+            } else {
+                for (std::int64_t p = at[bin] + 1; p <= x; ++p)
+                    add_to(f, fine_[(p + k_ - 1) * 16 + bin], fine_[(p - 1) * 16 + bin]);
+            }
+            at[bin] = x;
+            int v = 0;
+            while (below + f[v] <= rank_) below += f[v++];
+            out[x] = static_cast<std::uint8_t>(bin * 16 + v);
+        }
+    }
+
+    const KeyBlock<std::uint8_t>& b_;
+    int k_;
+    std::uint32_t rank_;
+    std::int64_t columns_;
+    std::vector<Segment> fine_;    // column c's fine bins of coarse bin i at [c * 16 + i]
+    std::vector<Segment> coarse_;  // column c's coarse bins
+};
+
+
+// Squares whose window counts fit the 16-bit bins (to 255 x 255).
+bool constant_time_u8(const Footprint& fp) {
+    return fp.radius_x == fp.radius_y && fp.count <= 65535 &&
+           std::all_of(fp.half_width.begin(), fp.half_width.end(), [&](int hw) { return hw == fp.radius_x; });
+}
+
 }  // namespace
 
 template <>
+int histogram_block_rows<std::uint8_t>(const Footprint& fp) {
+    return constant_time_u8(fp) ? 256 : 64;
+}
+
+template <>
+int histogram_block_rows<std::uint16_t>(const Footprint&) {
+    return 64;
+}
+
+template <>
+int histogram_block_rows<std::uint32_t>(const Footprint&) {
+    return 64;
+}
+
+template <>
 void histogram_median(const KeyBlock<std::uint8_t>& b, const Footprint& fp) {
-    huang(b.in, b.out, b.out_stride, b.width, b.rows, fp, 256, 4);
+    if (constant_time_u8(fp)) ConstantTimeU8(b, fp).run();
+    else huang(b.in, b.out, b.out_stride, b.width, b.rows, fp, 256, 4);
 }
 
 template <>

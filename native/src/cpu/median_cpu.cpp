@@ -23,10 +23,9 @@ namespace {
 
 using kernels::OrderKey;
 
-// Output rows per block: few for the networks, so that their rows stay in the L1/L2 cache;
-// more for the histograms, whose float path ranks each block's keys at once.
+// Output rows per block for the networks: few, so that their rows stay in the L1/L2 cache
+// (the histograms say their own: histogram_block_rows).
 constexpr int kNetworkBlockRows = 8;
-constexpr int kHistogramBlockRows = 64;
 // Outputs of at least this many bytes are written with streaming stores: far larger than the
 // caches, they would only push other lines out of them.
 constexpr std::int64_t kStreamOutBytes = std::int64_t{8} << 20;
@@ -53,7 +52,7 @@ public:
     // Filters rows [y0, y1) of plane z, block by block. Padded rows live in a ring of
     // block + 2 * radius_y slots, so each source row is padded once per band.
     void run(std::int64_t z, std::int64_t y0, std::int64_t y1) const {
-        const int block_rows = network_ ? kNetworkBlockRows : kHistogramBlockRows;
+        const int block_rows = network_ ? kNetworkBlockRows : histogram_block_rows<K>(fp_);
         const std::int64_t slots = block_rows + 2 * fp_.radius_y;
         std::vector<K> ring(static_cast<std::size_t>(slots * in_keys_));
         std::vector<const K*> in(static_cast<std::size_t>(slots));
