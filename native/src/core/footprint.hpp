@@ -16,6 +16,12 @@ struct Footprint {
     std::vector<int> half_width;  // 2 * radius_y + 1 entries
     std::int64_t count = 0;       // pixels in the window
     std::int64_t rank() const { return (count - 1) / 2; }
+    // Every row as wide as the window is tall (ImageJ's circle of radius 1 is the 3x3 square).
+    bool square() const {
+        for (int hw : half_width)
+            if (hw != radius_y) return false;
+        return true;
+    }
 };
 
 // Expects a validated window.

@@ -1,6 +1,5 @@
 #include "cpu/histogram_median.hpp"
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -183,28 +182,29 @@ private:
     std::vector<Segment> coarse_;  // column c's coarse bins
 };
 
-
 // Squares whose window counts fit the 16-bit bins (to 255 x 255).
-bool constant_time_u8(const Footprint& fp) {
-    return fp.radius_x == fp.radius_y && fp.count <= 65535 &&
-           std::all_of(fp.half_width.begin(), fp.half_width.end(), [&](int hw) { return hw == fp.radius_x; });
-}
+bool constant_time_u8(const Footprint& fp) { return fp.square() && fp.count <= 65535; }
+
+// Output rows per block: 64 for Huang's histograms (the float path ranks each block's keys at
+// once); 256 for the constant-time u8 squares, which set up their column histograms per block.
+constexpr int kBlockRows = 64;
+constexpr int kConstantTimeBlockRows = 256;
 
 }  // namespace
 
 template <>
 int histogram_block_rows<std::uint8_t>(const Footprint& fp) {
-    return constant_time_u8(fp) ? 256 : 64;
+    return constant_time_u8(fp) ? kConstantTimeBlockRows : kBlockRows;
 }
 
 template <>
 int histogram_block_rows<std::uint16_t>(const Footprint&) {
-    return 64;
+    return kBlockRows;
 }
 
 template <>
 int histogram_block_rows<std::uint32_t>(const Footprint&) {
-    return 64;
+    return kBlockRows;
 }
 
 template <>

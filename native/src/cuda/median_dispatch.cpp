@@ -39,12 +39,9 @@ kernels::ColumnsWindow columns_window(const Footprint& fp) {
 
 cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp, PixelType type,
                           cudaStream_t stream) {
-    // A square window (ImageJ's radius 1 is the 3x3 square) of side k?
-    const bool square = std::all_of(fp.half_width.begin(), fp.half_width.end(),
-                                    [&](int h) { return h == fp.radius_y; });
     const int k = 2 * fp.radius_y + 1;
     // Squares 3 to 21: hierarchical tiling, a tile of outputs per thread.
-    if (square && kernels::tiled::serves_square(k, planes.height))
+    if (fp.square() && kernels::tiled::serves_square(k, planes.height))
         return kernels::tiled::launch_square(k, type, planes, stream);
     // Circles to radius 3.5: networks over sorted columns (shared with the CPU).
     const int* hw = fp.half_width.data();
