@@ -1,6 +1,7 @@
 #include "median_bisect.cuh"
 
 #include "border_index.cuh"
+#include "median_histogram.cuh"
 #include "order_key.cuh"
 
 namespace fastmedian::kernels {
@@ -30,7 +31,8 @@ __device__ int count_at_most(const PlanesArgs& a, const RunsWindow& w, const cha
 
 template <class T>
 __global__ void median_bisect(const __grid_constant__ PlanesArgs a,
-                              const __grid_constant__ RunsWindow w) {
+                              const __grid_constant__ RunsWindow w, const std::uint32_t* ranked) {
+    if (ranked != nullptr && ranked[0] <= kMaxRanks) return;
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= a.width) return;
     const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
@@ -49,11 +51,12 @@ __global__ void median_bisect(const __grid_constant__ PlanesArgs a,
 }
 
 template <class T>
-cudaError_t launch(const PlanesArgs& a, const RunsWindow& w, cudaStream_t stream) {
+cudaError_t launch(const PlanesArgs& a, const RunsWindow& w, cudaStream_t stream,
+                   const std::uint32_t* ranked = nullptr) {
     const dim3 block(32, 8);
     const unsigned rows = (a.height + block.y - 1) / block.y;
     const dim3 grid((a.width + block.x - 1) / block.x, rows < 65535u ? rows : 65535u, a.planes);
-    median_bisect<T><<<grid, block, 0, stream>>>(a, w);
+    median_bisect<T><<<grid, block, 0, stream>>>(a, w, ranked);
     return cudaGetLastError();
 }
 
@@ -65,8 +68,9 @@ cudaError_t launch_median_bisect_u8(const PlanesArgs& a, const RunsWindow& w, cu
 cudaError_t launch_median_bisect_u16(const PlanesArgs& a, const RunsWindow& w, cudaStream_t s) {
     return launch<std::uint16_t>(a, w, s);
 }
-cudaError_t launch_median_bisect_f32(const PlanesArgs& a, const RunsWindow& w, cudaStream_t s) {
-    return launch<float>(a, w, s);
+cudaError_t launch_median_bisect_f32(const PlanesArgs& a, const RunsWindow& w, cudaStream_t s,
+                                     const std::uint32_t* ranked) {
+    return launch<float>(a, w, s, ranked);
 }
 
 }  // namespace fastmedian::kernels

@@ -6,6 +6,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 #include "median_args.cuh"
 
 namespace fastmedian::kernels {
@@ -14,7 +16,9 @@ cudaError_t launch_median_bisect_u8(const PlanesArgs& planes, const RunsWindow& 
                                     cudaStream_t stream);
 cudaError_t launch_median_bisect_u16(const PlanesArgs& planes, const RunsWindow& window,
                                      cudaStream_t stream);
+// `ranked` (device memory, or nullptr): the ranked path's {distinct values, ...}
+// (median_ranks.cuh); the kernel then runs only on a plane the ranks could not serve.
 cudaError_t launch_median_bisect_f32(const PlanesArgs& planes, const RunsWindow& window,
-                                     cudaStream_t stream);
+                                     cudaStream_t stream, const std::uint32_t* ranked = nullptr);
 
 }  // namespace fastmedian::kernels

@@ -32,6 +32,7 @@ struct Bins32 {
 
 // 16-bit counts, two bins to a word (u16, which keeps two histograms per output).
 struct Bins16 {
+    static constexpr int kSize = kBins;
     static constexpr int kWords = kBins / 2;
     unsigned* words;
     __device__ unsigned* word(int b) const { return words + (b >> 1) * kStride; }
@@ -67,6 +68,7 @@ struct Plane {
     const char* base;
     const PlanesArgs& a;
     const int* cols;
+    int outside;  // the key outside the image (constant border)
     __device__ const T* row(int y) const {
         const std::int64_t sy = border_index(y, a.height, a.border);
         return sy < 0 ? nullptr : reinterpret_cast<const T*>(base + sy * a.src_pitch);
@@ -74,7 +76,7 @@ struct Plane {
     __device__ int key(int t, int y) const {
         const T* r = row(y);
         const int c = cols[t];
-        return r == nullptr || c < 0 ? static_cast<int>(a.outside_key) : r[c];
+        return r == nullptr || c < 0 ? outside : r[c];
     }
 };
 
@@ -102,7 +104,8 @@ struct Start {
 };
 
 template <class T>
-__device__ Start<T> start(const PlanesArgs& a, const ColumnsWindow& w, unsigned* shared, int words) {
+__device__ Start<T> start(const PlanesArgs& a, const ColumnsWindow& w, unsigned* shared, int words,
+                          int outside) {
     int* cols = reinterpret_cast<int*>(shared + words * kStride);
     const int bx = blockIdx.x * kOutputs, span = kOutputs + 2 * w.radius_x;
     for (int t = threadIdx.x; t < span; t += kThreads)
@@ -111,7 +114,7 @@ __device__ Start<T> start(const PlanesArgs& a, const ColumnsWindow& w, unsigned*
     __syncthreads();
     Start<T> s{static_cast<int>(threadIdx.x) / kLanes, static_cast<int>(threadIdx.x) % kLanes, 0, 0, 0,
                bx - w.radius_x >= 0 && bx + kOutputs - 1 + w.radius_x < a.width, lanes_mask(),
-               Plane<T>{static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride, a, cols}};
+               Plane<T>{static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride, a, cols, outside}};
     s.x = bx + s.o;
     s.y0 = blockIdx.y * kBand;
     s.y1 = min(s.y0 + kBand, a.height);
@@ -132,32 +135,77 @@ __device__ __forceinline__ void slide(const Start<T>& s, const ColumnsWindow& w,
             gone += s.x - rx + s.lane;
             come += s.x - rx + s.lane;
             // Pointers stepped, not indexed: the unrolled loads then take immediate offsets.
-            const int n = s.lane <= 2 * rx ? (2 * rx - s.lane) / kLanes + 1 : 0;
+            // The lanes share one trip count and the last column is a predicated tail: trip
+            // counts of 8, 8, 8, 7 (k = 31) put lane 3 alone in the unrolled loop's remainder,
+            // and the warp ran both, at half the speed of k = 33.
+            const int full = (2 * rx + 1) / kLanes;
 #pragma unroll 8
-            for (int j = 0; j < n; ++j, gone += kLanes, come += kLanes) f(int(*gone), int(*come));
+            for (int j = 0; j < full; ++j, gone += kLanes, come += kLanes) f(int(*gone), int(*come));
+            if (s.lane + kLanes * full <= 2 * rx) f(int(*gone), int(*come));
             return;
         }
     }
+    // The same trip count for the four lanes here too, the columns past the window skipped.
 #pragma unroll 4
-    for (int i = s.lane; i <= 2 * rx; i += kLanes) {
+    for (int i = s.lane; i - s.lane <= 2 * rx; i += kLanes) {
+        if (i > 2 * rx) continue;
         const int hh = w.half_height[kSquare ? 0 : i];
         f(s.src.key(s.o + i, y - 1 - hh), s.src.key(s.o + i, y + hh));
     }
 }
 
-// Calls f(key) for each value of this lane's window columns at row y. Columns whose rows all
-// lie in the image step down them by pointer.
+// Calls f(key) for each value at row y of output o's window columns first, first + step, ...
+// Columns whose rows all lie in the image step down them by pointer.
 template <class T, class F>
-__device__ void each_value(const Start<T>& s, const ColumnsWindow& w, int y, F&& f) {
+__device__ void each_value(const Start<T>& s, const ColumnsWindow& w, int o, int first, int step, int y, F&& f) {
     const PlanesArgs& a = s.src.a;
-    for (int i = s.lane; i <= 2 * w.radius_x; i += kLanes) {
-        const int hh = w.half_height[i], c = s.src.cols[s.o + i];
+    for (int i = first; i <= 2 * w.radius_x; i += step) {
+        const int hh = w.half_height[i], c = s.src.cols[o + i];
         if (c >= 0 && y - hh >= 0 && y + hh < a.height) {
             const char* p = s.src.base + (y - hh) * a.src_pitch + c * std::int64_t(sizeof(T));
             for (int dy = -hh; dy <= hh; ++dy, p += a.src_pitch) f(int(*reinterpret_cast<const T*>(p)));
         } else {
-            for (int dy = -hh; dy <= hh; ++dy) f(s.src.key(s.o + i, y + dy));
+            for (int dy = -hh; dy <= hh; ++dy) f(s.src.key(o + i, y + dy));
         }
+    }
+}
+
+// settle() by the four lanes of an output, four bins a step: the median of float ranks moves by
+// tens of fine bins a row, and one bin a step waits on a shared load each. The histogram's
+// bins [0, kSize) must hold the rank.
+template <class Bins>
+__device__ __forceinline__ void settle_lanes(const Bins& h, int rank, int& m, int& below, int lane,
+                                             unsigned mask) {
+    const int group = threadIdx.x % 32 & ~(kLanes - 1);
+    while (below > rank) {  // bins m - 1 - lane, nearest first
+        const int b = m - 1 - lane;
+        int sum = b >= 0 ? h[b] : 0;
+        for (int d = 1; d < kLanes; d <<= 1) {
+            const int t = __shfl_up_sync(mask, sum, d, kLanes);
+            if (lane >= d) sum += t;
+        }
+        const unsigned hit = __ballot_sync(mask, below - sum <= rank) >> group & 0xFu;
+        const int j = hit != 0 ? __ffs(hit) - 1 : kLanes - 1;
+        below -= __shfl_sync(mask, sum, j, kLanes);
+        m -= j + 1;
+    }
+    for (;;) {  // bins m + lane
+        const int b = m + lane;
+        const int here = b < Bins::kSize ? h[b] : 0;
+        int sum = here;
+        for (int d = 1; d < kLanes; d <<= 1) {
+            const int t = __shfl_up_sync(mask, sum, d, kLanes);
+            if (lane >= d) sum += t;
+        }
+        const unsigned hit = __ballot_sync(mask, below + sum > rank) >> group & 0xFu;
+        if (hit != 0) {
+            const int j = __ffs(hit) - 1;
+            below += __shfl_sync(mask, sum - here, j, kLanes);
+            m += j;
+            return;
+        }
+        below += __shfl_sync(mask, sum, kLanes - 1, kLanes);
+        m += kLanes;
     }
 }
 
@@ -165,10 +213,10 @@ template <bool kSquare>
 __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_constant__ PlanesArgs a,
                                                                 const __grid_constant__ ColumnsWindow w) {
     extern __shared__ unsigned shared[];
-    const Start<std::uint8_t> s = start<std::uint8_t>(a, w, shared, Bins32::kWords);
+    const Start<std::uint8_t> s = start<std::uint8_t>(a, w, shared, Bins32::kWords, int(a.outside_key));
     if (s.x >= a.width) return;  // the lanes of an output leave together
     const Bins32 h{shared + s.o};
-    each_value(s, w, s.y0, [&](int k) { h.add(k); });
+    each_value(s, w, s.o, s.lane, kLanes, s.y0, [&](int k) { h.add(k); });
     __syncwarp(s.mask);
     int m = 0, below = 0;
     settle(h, w.rank, m, below);
@@ -188,34 +236,54 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_con
     }
 }
 
-// u16: a coarse histogram of key >> 8 and, for the median's coarse bin only, a fine one of
-// key & 255 (rebuilt from the window when the median changes coarse bin).
+// u16: a coarse histogram of key >> 8 and a fine one (key & 255) of the median's coarse bin,
+// rebuilt from the whole window when the median changes coarse bin. A rebuild reads the whole
+// window, so the whole warp does it, each output's in turn (one output's four lanes alone
+// would hold the warp up eight times as long: u16 k=65 went from 0.27 to 0.43 Gpix/s, floats
+// through ranks from 0.63 to 0.81).
+// Keys that are dense ranks (median_ranks.cuh) come with `ranked`: {distinct values, the
+// constant border's rank}; the kernel then runs only where there are ranks.
 template <bool kSquare>
 __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_constant__ PlanesArgs a,
-                                                                 const __grid_constant__ ColumnsWindow w) {
+                                                                 const __grid_constant__ ColumnsWindow w,
+                                                                 const std::uint32_t* ranked) {
+    if (ranked != nullptr && ranked[0] > kMaxRanks) return;
     extern __shared__ unsigned shared[];
-    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, 2 * Bins16::kWords);
-    if (s.x >= a.width) return;
-    const Bins16 coarse{shared + s.o};
-    const Bins16 fine{shared + Bins16::kWords * kStride + s.o};
+    using Bins = Bins16;
+    const int outside = static_cast<int>(ranked != nullptr ? ranked[1] : a.outside_key);
+    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, 2 * Bins::kWords, outside);
+    // Every lane stays for the warp's rebuilds: outputs past the image's edge run on the
+    // border's columns and store nothing.
+    const bool live = s.x < a.width;
+    const Bins coarse{shared + s.o};
+    unsigned* const fine_words = shared + Bins::kWords * kStride;
+    const Bins fine{fine_words + s.o};
+    const int warp_lane = threadIdx.x % 32, warp_output = (threadIdx.x - warp_lane) / kLanes;
     int cm = 0, cbelow = 0, fm = 0, fbelow = 0;  // coarse bin and fine bin of the median
-    // The fine histogram of coarse bin cm over the window of row y, and its median bin.
-    auto rebuild_fine = [&](int y) {
-        clear(fine, s.lane);
-        __syncwarp(s.mask);
-        each_value(s, w, y, [&](int k) {
-            if ((k >> 8) == cm) fine.add(k & 255);
-        });
-        __syncwarp(s.mask);
-        fm = 0;
-        fbelow = 0;
-        settle(fine, w.rank - cbelow, fm, fbelow);
+    // The fine histograms of the warp's outputs that `need` one, from the windows of row y.
+    auto rebuild = [&](bool need, int y) {
+        for (unsigned todo = __ballot_sync(~0u, need && s.lane == 0); todo != 0; todo &= todo - 1) {
+            const int leader = __ffs(todo) - 1;
+            const int hi = __shfl_sync(~0u, cm, leader);
+            const Bins h{fine_words + warp_output + leader / kLanes};
+            for (int i = warp_lane; i < Bins::kWords; i += 32) h.words[i * kStride] = 0;
+            __syncwarp();
+            each_value(s, w, warp_output + leader / kLanes, warp_lane, 32, y, [&](int k) {
+                if ((k >> 8) == hi) h.add(k & 255);
+            });
+            __syncwarp();
+        }
+        if (need) {
+            fm = 0;
+            fbelow = 0;
+            settle_lanes(fine, w.rank - cbelow, fm, fbelow, s.lane, s.mask);
+        }
     };
-    each_value(s, w, s.y0, [&](int k) { coarse.add(k >> 8); });
+    each_value(s, w, s.o, s.lane, kLanes, s.y0, [&](int k) { coarse.add(k >> 8); });
     __syncwarp(s.mask);
     settle(coarse, w.rank, cm, cbelow);
-    rebuild_fine(s.y0);
-    if (s.lane == 0) store<std::uint16_t>(a, s.x, s.y0, (cm << 8) | fm);
+    rebuild(true, s.y0);
+    if (live && s.lane == 0) store<std::uint16_t>(a, s.x, s.y0, (cm << 8) | fm);
     for (int y = s.y0 + 1; y < s.y1; ++y) {
         __syncwarp(s.mask);
         int cdelta = 0, fdelta = 0;
@@ -233,18 +301,20 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
                 fdelta += int(cf < fm);
             }
         });
-        cbelow += lanes_sum(cdelta, s.mask);
-        fbelow += lanes_sum(fdelta, s.mask);
+        // Both sums in one word: each within +-2 x 289 columns.
+        const int both = lanes_sum(fdelta + cdelta * 65536, s.mask);
+        const int fsum = int(unsigned(both) << 16) >> 16;
+        fbelow += fsum;
+        cbelow += (both - fsum) / 65536;
         __syncwarp(s.mask);
         const int old = cm;
         settle(coarse, w.rank, cm, cbelow);
-        if (cm != old) {
-            __syncwarp(s.mask);
-            rebuild_fine(y);
-        } else {
-            settle(fine, w.rank - cbelow, fm, fbelow);
-        }
-        if (s.lane == 0) store<std::uint16_t>(a, s.x, y, (cm << 8) | fm);
+        const bool need = cm != old;
+        __syncwarp();
+        rebuild(need, y);
+        const int t = w.rank - cbelow;  // the median's rank among the fine keys
+        if (!need && (fbelow > t || fbelow + fine[fm] <= t)) settle_lanes(fine, t, fm, fbelow, s.lane, s.mask);
+        if (live && s.lane == 0) store<std::uint16_t>(a, s.x, y, (cm << 8) | fm);
     }
 }
 
@@ -255,15 +325,15 @@ bool square(const ColumnsWindow& w) {
     return true;
 }
 
-template <class Kernel>
+template <class Kernel, class... Extra>
 cudaError_t launch(Kernel kernel, int words, const PlanesArgs& a, const ColumnsWindow& w,
-                   cudaStream_t stream) {
+                   cudaStream_t stream, Extra... extra) {
     const std::size_t bytes = (std::size_t(words) * kStride + kOutputs + 2 * w.radius_x) * sizeof(unsigned);
     const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(bytes));
     if (e != cudaSuccess) return e;
     const dim3 grid((a.width + kOutputs - 1) / kOutputs, (a.height + kBand - 1) / kBand, a.planes);
-    kernel<<<grid, kThreads, bytes, stream>>>(a, w);
+    kernel<<<grid, kThreads, bytes, stream>>>(a, w, extra...);
     return cudaGetLastError();
 }
 
@@ -274,9 +344,11 @@ cudaError_t launch_median_histogram_u8(const PlanesArgs& a, const ColumnsWindow&
                      : launch(median_histogram_u8<false>, Bins32::kWords, a, w, stream);
 }
 
-cudaError_t launch_median_histogram_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream) {
-    return square(w) ? launch(median_histogram_u16<true>, 2 * Bins16::kWords, a, w, stream)
-                     : launch(median_histogram_u16<false>, 2 * Bins16::kWords, a, w, stream);
+cudaError_t launch_median_histogram_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream,
+                                        const std::uint32_t* ranked) {
+    constexpr int words = 2 * Bins16::kWords;
+    return square(w) ? launch(median_histogram_u16<true>, words, a, w, stream, ranked)
+                     : launch(median_histogram_u16<false>, words, a, w, stream, ranked);
 }
 
 }  // namespace fastmedian::kernels

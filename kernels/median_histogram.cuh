@@ -25,10 +25,15 @@ struct ColumnsWindow {
 };
 
 constexpr int kHistogramMaxCount = 65535;
+// Dense ranks (median_ranks.cuh) are u16 keys: at most this many distinct values.
+constexpr std::uint32_t kMaxRanks = 65536;
 
 cudaError_t launch_median_histogram_u8(const PlanesArgs& planes, const ColumnsWindow& window,
                                        cudaStream_t stream);
+// `ranked` (device memory, or nullptr): {distinct values, rank of the constant border's value}
+// for keys that are dense ranks; the kernel then does nothing where there are more than
+// kMaxRanks distinct values, and reads the border's key from there.
 cudaError_t launch_median_histogram_u16(const PlanesArgs& planes, const ColumnsWindow& window,
-                                        cudaStream_t stream);
+                                        cudaStream_t stream, const std::uint32_t* ranked = nullptr);
 
 }  // namespace fastmedian::kernels

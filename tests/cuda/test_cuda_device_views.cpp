@@ -60,6 +60,33 @@ TEST_F(CudaDeviceViews, EqualTheHostPathOnEveryTypeAndBorder) {
     cudaStreamDestroy(stream);
 }
 
+// Large windows on u16 and f32 take scratch memory in the stream's order: the call returns
+// without waiting, and the scratch goes once the work that uses it is done.
+TEST_F(CudaDeviceViews, LargeWindowsOnACallersStream) {
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    std::uint32_t seed = 300;
+    for (fm::PixelType t : kAllTypes)
+        for (const fm::Window& w : {fm::Window::square(51), fm::Window::circle(27.5)}) {
+            Stack src(t, 211, 97, 3, 7, 2), want(t, 211, 97, 3), got(t, 211, 97, 3, 7, 2);
+            fmtest::fill_random(src, seed++, t == fm::PixelType::f32 ? 50 : 0);
+            fm::MedianOptions o;
+            o.window = w;
+            o.border = fm::Border::reflect;
+            o.backend = fm::Backend::cpu;
+            fm::median2d(src.cview(), want.view(), o);
+            DeviceCopy d_src(src), d_dst(got);
+            o.backend = fm::Backend::cuda;
+            o.cuda_stream = stream;
+            fm::median2d(fm::as_const(d_src.view(src)), d_dst.view(got), o);
+            ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+            d_dst.copy_to(got);
+            EXPECT_EQ(fmtest::first_difference(want, got), "")
+                << fm::pixel_type_name(t) << " size " << w.size << " radius " << w.radius;
+        }
+    cudaStreamDestroy(stream);
+}
+
 TEST_F(CudaDeviceViews, HostMemoryMarkedAsDeviceIsRefused) {
     Stack src(fm::PixelType::u8, 16, 16), dst(fm::PixelType::u8, 16, 16);
     fmtest::fill_random(src, 3);

@@ -12,6 +12,7 @@
 #include "cuda/cuda_util.hpp"
 #include "cuda/plane_pipeline.hpp"
 #include "fastmedian/fastmedian.hpp"
+#include "support/device_copy.hpp"
 #include "support/test_images.hpp"
 
 namespace fm = fastmedian;
@@ -125,6 +126,41 @@ TEST_F(CudaFaults, FailCleanlyAndTheNextCallWorks) {
             release_idle_pipeline_contexts();
             EXPECT_EQ(free_device_memory(), free_before) << what << ": next call leaked";
         }
+    }
+}
+
+// Large windows on u16 and f32 take scratch memory of their own; refused, the call fails
+// cleanly too. Device views: the scratch is then the call's only allocation.
+TEST_F(CudaFaults, LargeWindowScratchRefused) {
+    for (fm::PixelType t : {fm::PixelType::u16, fm::PixelType::f32}) {
+        const std::string what = std::string("large window ") + fm::pixel_type_name(t);
+        Stack src(t, 120, 90, 2), dst(t, 120, 90, 2), expected(t, 120, 90, 2);
+        fmtest::fill_random(src, 5, 100);
+        std::fill(dst.bytes.begin(), dst.bytes.end(), 0x5A);
+        fmtest::DeviceCopy d_src(src), d_dst(dst);
+        fm::MedianOptions o;
+        o.window = fm::Window::square(51);
+        o.backend = fm::Backend::cuda;
+        fm::median2d(fm::as_const(d_src.view(src)), d_dst.view(dst), o);
+        d_dst.copy_to(expected);
+        fmtest::DeviceCopy d_poisoned(dst);
+        const std::size_t free_before = free_device_memory();
+
+        fastmedian::detail::inject_fault(Fault::device_allocation, 0);
+        try {
+            fm::median2d(fm::as_const(d_src.view(src)), d_poisoned.view(dst), o);
+            ADD_FAILURE() << what << ": no error";
+        } catch (const fm::Error& e) {
+            EXPECT_EQ(e.code(), fm::ErrorCode::device_error) << what << ": " << e.what();
+        }
+        Stack after(t, 120, 90, 2);
+        d_poisoned.copy_to(after);
+        EXPECT_EQ(after.bytes, dst.bytes) << what << ": the output was written";
+        EXPECT_EQ(free_device_memory(), free_before) << what << ": device memory leaked";
+
+        fm::median2d(fm::as_const(d_src.view(src)), d_poisoned.view(dst), o);
+        d_poisoned.copy_to(after);
+        EXPECT_EQ(fmtest::first_difference(expected, after), "") << what << ": next call";
     }
 }
 

@@ -145,28 +145,33 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
 TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
     const fm::Window windows[] = {fm::Window::square(51), fm::Window::square(65), fm::Window::circle(30)};
     std::uint32_t seed = 7000;
-    for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16})  // floats: the bisection
+    for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)
             for (const fm::Window& w : windows)
-                for (int variant = 0; variant < 4; ++variant) {
+                // Noise, ties, a ramp that moves the median across coarse bins every few rows,
+                // a constant image, and five levels far apart (u16 ranks close the gaps).
+                for (int variant = 0; variant < 5; ++variant) {
                     Stack src(t, 150, 300, 2, 5, 1);
-                    fmtest::fill_random(src, seed++, variant == 1 ? 3 : variant == 3 ? 1 : 0);
+                    fmtest::fill_random(src, seed++, variant == 1 ? 3 : variant == 3 ? 1 : variant == 4 ? 5 : 0);
                     std::mt19937 rng(seed);
-                    if (variant == 2)
-                        for (std::int64_t z = 0; z < src.planes; ++z)
-                            for (std::int64_t y = 0; y < src.height; ++y)
-                                for (std::int64_t x = 0; x < src.width; ++x) {
-                                    const int ramp = int(y) * 199 + int(rng() % 64);
-                                    if (t == fm::PixelType::u16) src.at<std::uint16_t>(z, y, x) = std::uint16_t(ramp);
-                                    else src.at<std::uint8_t>(z, y, x) = std::uint8_t(ramp >> 8);
-                                }
+                    for (std::int64_t z = 0; z < src.planes; ++z)
+                        for (std::int64_t y = 0; y < src.height; ++y)
+                            for (std::int64_t x = 0; x < src.width; ++x) {
+                                const int ramp = int(y) * 199 + int(rng() % 64);
+                                if (variant == 2 && t == fm::PixelType::u16) src.at<std::uint16_t>(z, y, x) = std::uint16_t(ramp);
+                                if (variant == 2 && t == fm::PixelType::u8) src.at<std::uint8_t>(z, y, x) = std::uint8_t(ramp >> 8);
+                                if (variant == 2 && t == fm::PixelType::f32) src.at<float>(z, y, x) = float(ramp) * 0.125f;
+                                if (variant == 4 && t == fm::PixelType::u16)
+                                    src.at<std::uint16_t>(z, y, x) = std::uint16_t(src.at<std::uint16_t>(z, y, x) * 13001);
+                            }
+                    if (t == fm::PixelType::f32 && variant != 3) fmtest::add_specials(src, seed, 0.02);
                     Stack cpu(t, src.width, src.height, src.planes, 1, 0);
                     Stack gpu(t, src.width, src.height, src.planes, 7, 2);
                     std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
                     fm::MedianOptions o;
                     o.window = w;
                     o.border = b;
-                    o.cval = 200.0;
+                    o.cval = variant == 4 ? 20000.0 : 200.0;  // between the levels, or above them
                     o.backend = fm::Backend::cpu;
                     fm::median2d(src.cview(), cpu.view(), o);
                     o.backend = fm::Backend::cuda;
@@ -174,6 +179,29 @@ TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
                     EXPECT_EQ(fmtest::first_difference(cpu, gpu), "")
                         << label(t, b, w) << " variant " << variant;
                 }
+}
+
+// Large windows on floats go through dense ranks where a plane has at most 65536 distinct
+// values, and through the bisection where it has more: a plane of each, in one call.
+TEST_F(CudaMedian, LargeWindowsOnFloatPlanesWithMoreValuesThanRanks) {
+    for (fm::Border b : {fm::Border::replicate, fm::Border::constant}) {
+        Stack src(fm::PixelType::f32, 270, 260, 2);  // 70200 pixels a plane
+        fmtest::fill_random(src, 91);
+        std::mt19937 rng(92);
+        for (std::int64_t y = 0; y < src.height; ++y)
+            for (std::int64_t x = 0; x < src.width; ++x) src.at<float>(1, y, x) = float(rng() % 1000) - 500.0f;
+        Stack cpu(fm::PixelType::f32, src.width, src.height, 2), gpu(fm::PixelType::f32, src.width, src.height, 2, 3, 1);
+        std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
+        fm::MedianOptions o;
+        o.window = fm::Window::square(51);
+        o.border = b;
+        o.cval = -1e30;
+        o.backend = fm::Backend::cpu;
+        fm::median2d(src.cview(), cpu.view(), o);
+        o.backend = fm::Backend::cuda;
+        fm::median2d(src.cview(), gpu.view(), o);
+        EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << fm::border_name(b);
+    }
 }
 
 // Rows whose stride is a multiple of 16 bytes: the interior blocks of the tiled kernels load 4

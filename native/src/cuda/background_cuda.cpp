@@ -35,21 +35,24 @@ struct Scratch {
         : height(j.height),
           columns(row_bytes(j, j.width), static_cast<std::size_t>(j.height)),
           turned(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)),
-          rows(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)) {}
+          rows(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)),
+          median(false) {}
     static std::size_t row_bytes(const Job& j, int pixels) {
         return static_cast<std::size_t>(pixels) * pixel_size(j.type);
     }
     // The bytes a row of a plane takes.
     static std::int64_t per_row(const Job& j) {
-        return static_cast<std::int64_t>(row_bytes(j, j.width)) * (j.separable ? 3 : 1);
+        return static_cast<std::int64_t>(row_bytes(j, j.width)) * (j.separable ? 3 : 1) +
+               (j.separable ? 0 : median_scratch_row_bytes(j.fp, j.type, j.width));
     }
     int height;  // of the planes it serves, at most
     DeviceBuffer columns, turned, rows;
+    ScratchMemory median;  // the exact median's own (freed once its work is done)
 };
 
 // One plane: src (pitch sp) -> dst (pitch dp).
 void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64_t dp,
-           const Scratch& s, cudaStream_t stream) {
+           Scratch& s, cudaStream_t stream) {
     const int type = static_cast<int>(j.type);
     void* scratch = s.columns.get();
     const std::int64_t kp = s.columns.pitch();
@@ -64,7 +67,7 @@ void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64
         a.planes = 1;
         a.border = static_cast<int>(j.border);
         a.outside_key = outside_key(j.type, j.cval);
-        check_launch(launch_median(a, j.fp, j.type, stream), "kernel launch (median)");
+        check_launch(launch_median(a, j.fp, j.type, stream, s.median), "kernel launch (median)");
         if (!j.mode.subtract) return;
         kernels::LineArgs o{};
         o.src = scratch;
@@ -119,7 +122,7 @@ void background_cuda(const ConstImageView& src, const ImageView& dst, const Foot
     if (src.memory == Memory::cuda) {
         check_device_pointer(src.data, device, "src.data");
         check_device_pointer(dst.data, device, "dst.data");
-        const Scratch scratch(j);
+        Scratch scratch(j);
         const auto stream = cuda_stream != nullptr ? static_cast<cudaStream_t>(cuda_stream) : cudaStreamPerThread;
         for (std::int64_t z = 0; z < src.planes; ++z)
             plane(j, src.plane(z), src.row_stride, dst.plane(z), dst.row_stride, scratch, stream);

@@ -95,4 +95,30 @@ DeviceBuffer::~DeviceBuffer() {
     cudaSetDevice(current);
 }
 
+void* ScratchMemory::get(std::size_t bytes, cudaStream_t stream) {
+    if (ptr_ != nullptr && bytes <= bytes_ && stream == stream_) return ptr_;
+    release();
+    check(cudaGetDevice(&device_), "cudaGetDevice");
+    const cudaError_t e = take_fault(Fault::device_allocation) ? cudaErrorMemoryAllocation
+                          : stream_ordered_ ? cudaMallocAsync(&ptr_, bytes, stream)
+                                            : cudaMalloc(&ptr_, bytes);
+    if (e != cudaSuccess) ptr_ = nullptr;
+    check(e, stream_ordered_ ? "cudaMallocAsync (scratch)" : "cudaMalloc (scratch)");
+    bytes_ = bytes;
+    stream_ = stream;
+    return ptr_;
+}
+
+void ScratchMemory::release() {
+    if (ptr_ == nullptr) return;
+    int current = device_;
+    cudaGetDevice(&current);
+    if (current != device_) cudaSetDevice(device_);
+    if (stream_ordered_) cudaFreeAsync(ptr_, stream_);
+    else cudaFree(ptr_);
+    if (current != device_) cudaSetDevice(current);
+    ptr_ = nullptr;
+    bytes_ = 0;
+}
+
 }  // namespace fastmedian::detail

@@ -49,4 +49,27 @@ private:
     int device_ = 0;
 };
 
+// Flat device memory that a filter takes as it needs it (the ranked median's scratch), grown on
+// demand. Stream-ordered: allocated and released in the order of the stream of the work that
+// uses it (cudaMallocAsync), for a call that returns without waiting for its work. Otherwise
+// from cudaMalloc, released when it goes: for work done by then, on streams that may be gone
+// before it (the plane pipeline's).
+class ScratchMemory {
+public:
+    explicit ScratchMemory(bool stream_ordered) : stream_ordered_(stream_ordered) {}
+    ~ScratchMemory() { release(); }
+    ScratchMemory(const ScratchMemory&) = delete;
+    ScratchMemory& operator=(const ScratchMemory&) = delete;
+    // At least `bytes` bytes on the current device, for work enqueued on `stream` from now on.
+    void* get(std::size_t bytes, cudaStream_t stream);
+
+private:
+    void release();
+    bool stream_ordered_;
+    void* ptr_ = nullptr;
+    std::size_t bytes_ = 0;
+    cudaStream_t stream_ = nullptr;
+    int device_ = 0;
+};
+
 }  // namespace fastmedian::detail

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <deque>
 
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
@@ -32,12 +33,13 @@ void median_device_views(const ConstImageView& src, const ImageView& dst, const 
     a.src_plane_stride = src.plane_stride;
     a.dst_pitch = dst.row_stride;
     a.dst_plane_stride = dst.plane_stride;
+    ScratchMemory scratch(true);  // released in the stream's order: the call may not wait
     constexpr std::int64_t kMaxPlanesPerLaunch = 65535;  // grid.z
     for (std::int64_t z = 0; z < src.planes; z += kMaxPlanesPerLaunch) {
         a.src = src.plane(z);
         a.dst = dst.plane(z);
         a.planes = static_cast<int>(std::min(kMaxPlanesPerLaunch, src.planes - z));
-        check_launch(launch_median(a, fp, src.type, stream), "kernel launch (median)");
+        check_launch(launch_median(a, fp, src.type, stream, scratch), "kernel launch (median)");
     }
 }
 
@@ -45,14 +47,19 @@ void median_host_views(const ConstImageView& src, const ImageView& dst, const Fo
                        Border border, double cval, const std::vector<int>& devices) {
     kernels::PlanesArgs a = planes_args(src, border, cval);
     a.planes = 1;
-    filter_host_planes(src, dst, devices, {fp.radius_y, border, 0}, [&](const DevicePlane& p) {
+    // A slot's planes run one after the other: scratch of its own for each.
+    std::deque<ScratchMemory> scratch;
+    for (int s = 0; s < pipeline_slots(devices.size()); ++s) scratch.emplace_back(false);
+    const PlaneReach reach{fp.radius_y, border, median_scratch_row_bytes(fp, src.type, a.width)};
+    filter_host_planes(src, dst, devices, reach, [&](const DevicePlane& p) {
         kernels::PlanesArgs plane = a;
         plane.height = static_cast<int>(p.rows);
         plane.src = p.src;
         plane.src_pitch = p.src_pitch;
         plane.dst = p.dst;
         plane.dst_pitch = p.dst_pitch;
-        check_launch(launch_median(plane, fp, src.type, p.stream), "kernel launch (median)");
+        check_launch(launch_median(plane, fp, src.type, p.stream, scratch[static_cast<std::size_t>(p.slot)]),
+                     "kernel launch (median)");
     });
 }
 

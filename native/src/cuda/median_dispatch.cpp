@@ -6,7 +6,7 @@
 #include "median_column_network.cuh"
 #include "median_histogram.cuh"
 #include "median_network.cuh"
-#include "median_tile_select.cuh"
+#include "median_ranks.cuh"
 #include "median_tiled.cuh"
 
 namespace fastmedian::detail {
@@ -35,14 +35,50 @@ kernels::ColumnsWindow columns_window(const Footprint& fp) {
     return w;
 }
 
+// Squares the tiled networks serve faster than the sliding histograms (H100, 4096^2 tiled from
+// the shared images, bench/results/large-windows-h100-2026-11-23.md): u8 to 15 (21x21: 4.1
+// against 12.1 Gpix/s), u16 and f32 all of theirs, to 21.
+bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
+    const int k = 2 * fp.radius_y + 1;
+    return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type != PixelType::u8 || k <= 15);
+}
+
+// ImageJ circles to radius 6: networks, over sorted columns to 3.5, of the whole window from 4.
+bool small_circle(const Footprint& fp, const kernels::PlanesArgs& planes) {
+    const int rows = static_cast<int>(fp.half_width.size());
+    return kernels::median_column_network_serves(fp.half_width.data(), rows, planes.height) ||
+           kernels::median_network_mask(fp.half_width.data(), rows, planes.height) >= 0;
+}
+
+// The sliding histograms' counts are 16-bit; u16 and f32 keys go through dense ranks where a
+// plane's keys fit the ranks' scratch (CUB counts them in int).
+bool histogram_serves(const Footprint& fp) { return fp.count <= kernels::kHistogramMaxCount; }
+bool ranks_fit(const kernels::PlanesArgs& planes) {
+    return std::int64_t{planes.width} * planes.height < std::int64_t{1} << 30;
+}
+
+std::size_t ranked_scratch_bytes(PixelType type, int width, int height) {
+    return type == PixelType::f32 ? kernels::ranked_scratch_bytes_f32(width, height)
+                                  : kernels::ranked_scratch_bytes_u16(width, height);
+}
+
 }  // namespace
 
+std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int width) {
+    kernels::PlanesArgs row{};
+    row.width = width;
+    row.height = 1;
+    if (type == PixelType::u8 || tiled_serves(fp, type, row) || small_circle(fp, row) || !histogram_serves(fp) ||
+        !ranks_fit(row))
+        return 0;
+    return static_cast<std::int64_t>(ranked_scratch_bytes(type, width, 2) - ranked_scratch_bytes(type, width, 1));
+}
+
 cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp, PixelType type,
-                          cudaStream_t stream) {
-    const int k = 2 * fp.radius_y + 1;
+                          cudaStream_t stream, ScratchMemory& scratch) {
     // Squares 3 to 21: hierarchical tiling, a tile of outputs per thread.
-    if (fp.square() && kernels::tiled::serves_square(k, planes.height))
-        return kernels::tiled::launch_square(k, type, planes, stream);
+    if (tiled_serves(fp, type, planes))
+        return kernels::tiled::launch_square(2 * fp.radius_y + 1, type, planes, stream);
     // Circles to radius 3.5: networks over sorted columns (shared with the CPU).
     const int* hw = fp.half_width.data();
     const int rows = static_cast<int>(fp.half_width.size());
@@ -65,21 +101,19 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
             case PixelType::f32: return kernels::launch_median_network_f32(mask, planes, stream);
         }
     }
-    // Other windows up to radius 24: radix select over a staged tile.
+    // Other windows: sliding histograms, down the columns.
     const kernels::RunsWindow w = runs_window(fp);
-    if (kernels::tile_select_fits(fp.radius_x, fp.radius_y, planes.height)) {
-        switch (type) {
-            case PixelType::u8: return kernels::launch_median_tile_select_u8(planes, w, stream);
-            case PixelType::u16: return kernels::launch_median_tile_select_u16(planes, w, stream);
-            case PixelType::f32: return kernels::launch_median_tile_select_f32(planes, w, stream);
-        }
-    }
-    // Larger windows on 8- and 16-bit images: sliding histograms.
-    if (type != PixelType::f32 && fp.count <= kernels::kHistogramMaxCount) {
+    if (histogram_serves(fp)) {
         const kernels::ColumnsWindow cw = columns_window(fp);
-        return type == PixelType::u8 ? kernels::launch_median_histogram_u8(planes, cw, stream)
-                                     : kernels::launch_median_histogram_u16(planes, cw, stream);
+        if (type == PixelType::u8) return kernels::launch_median_histogram_u8(planes, cw, stream);
+        if (ranks_fit(planes)) {
+            void* memory = scratch.get(ranked_scratch_bytes(type, planes.width, planes.height), stream);
+            return type == PixelType::u16 ? kernels::launch_median_ranked_u16(planes, cw, memory, stream)
+                                          : kernels::launch_median_ranked_f32(planes, cw, w, memory, stream);
+        }
+        if (type == PixelType::u16) return kernels::launch_median_histogram_u16(planes, cw, stream);
     }
+    // Windows of more than 65535 pixels, and f32 planes too large for ranks: bisection.
     switch (type) {
         case PixelType::u8: return kernels::launch_median_bisect_u8(planes, w, stream);
         case PixelType::u16: return kernels::launch_median_bisect_u16(planes, w, stream);

@@ -4,15 +4,23 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 #include "core/footprint.hpp"
+#include "cuda/cuda_util.hpp"
 #include "fastmedian/image.hpp"
 #include "median_args.cuh"
 
 namespace fastmedian::detail {
 
 // Enqueues the median of every plane described by `planes` on `stream`; returns the launch's
-// error code.
+// error code. Large windows on u16 and f32 planes take device memory from `scratch` (throws
+// Error(device_error) where there is none).
 cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp, PixelType type,
-                          cudaStream_t stream);
+                          cudaStream_t stream, ScratchMemory& scratch);
+
+// The scratch launch_median takes for each row of a plane `width` pixels wide (0 for most
+// windows), so that the plane pipeline can size its bands.
+std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int width);
 
 }  // namespace fastmedian::detail

@@ -1,0 +1,247 @@
+#include "median_ranks.cuh"
+
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "median_bisect.cuh"
+#include "order_key.cuh"
+
+namespace fastmedian::kernels {
+
+namespace {
+
+constexpr std::size_t kAlign = 256;
+constexpr int kValueWords = 65536 / 32;  // the u16 bitmap
+
+// The scratch of one plane, carved in this order: info = {distinct values D, rank of the
+// constant border's value}; the values by rank (as order keys); the plane's ranks and the
+// median's ranks (rows `pitch` bytes apart); then u16: the rank of each value and the bitmap of
+// the values present; f32: the keys, a second buffer for sorting them, and CUB's storage.
+struct Layout {
+    std::uint32_t* info;
+    std::uint32_t* values;
+    std::uint16_t* ranks;
+    std::uint16_t* medians;
+    std::int64_t pitch;
+    std::uint16_t* rank_of;
+    std::uint32_t* present;
+    std::uint32_t* keys;
+    std::uint32_t* sorted;
+    void* temp;
+    std::size_t temp_bytes;
+    std::size_t bytes;  // in all
+};
+
+// CUB's storage for sorting n keys and keeping the distinct ones.
+std::size_t cub_bytes(int n) {
+    std::size_t sort = 0, unique = 0;
+    cub::DoubleBuffer<std::uint32_t> keys(nullptr, nullptr);
+    cub::DeviceRadixSort::SortKeys(nullptr, sort, keys, n);
+    cub::DeviceSelect::Unique(nullptr, unique, static_cast<const std::uint32_t*>(nullptr),
+                              static_cast<std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr), n);
+    return std::max(sort, unique);
+}
+
+// The keys an f32 plane sorts: its pixels, and the constant border's key after them.
+std::int64_t f32_keys(int width, int height) { return std::int64_t{width} * height + 1; }
+
+template <class T>
+Layout carve(char* base, int width, int height) {
+    constexpr bool kF32 = std::is_same_v<T, float>;
+    Layout l{};
+    std::size_t at = 0;
+    auto take = [&](std::size_t bytes) {
+        char* p = base == nullptr ? nullptr : base + at;
+        at += (bytes + kAlign - 1) / kAlign * kAlign;
+        return p;
+    };
+    const auto n = static_cast<std::size_t>(f32_keys(width, height));
+    l.pitch = (std::int64_t{width} * 2 + 127) / 128 * 128;
+    l.info = reinterpret_cast<std::uint32_t*>(take(2 * sizeof(std::uint32_t)));
+    // Every distinct key of an f32 plane, where it has more than kMaxRanks.
+    l.values = reinterpret_cast<std::uint32_t*>(take((kF32 ? n : 65536) * sizeof(std::uint32_t)));
+    l.ranks = reinterpret_cast<std::uint16_t*>(take(static_cast<std::size_t>(l.pitch) * height));
+    l.medians = reinterpret_cast<std::uint16_t*>(take(static_cast<std::size_t>(l.pitch) * height));
+    if constexpr (kF32) {
+        l.keys = reinterpret_cast<std::uint32_t*>(take(n * sizeof(std::uint32_t)));
+        l.sorted = reinterpret_cast<std::uint32_t*>(take(n * sizeof(std::uint32_t)));
+        l.temp_bytes = cub_bytes(static_cast<int>(n));
+        l.temp = take(l.temp_bytes);
+    } else {
+        l.rank_of = reinterpret_cast<std::uint16_t*>(take(65536 * sizeof(std::uint16_t)));
+        l.present = reinterpret_cast<std::uint32_t*>(take(kValueWords * sizeof(std::uint32_t)));
+    }
+    l.bytes = at;
+    return l;
+}
+
+// Marks the values of a u16 plane, and the border's, in a bitmap of the 65536 values.
+__global__ void mark_u16(const __grid_constant__ PlanesArgs a, std::uint32_t* present) {
+    __shared__ std::uint32_t bits[kValueWords];
+    for (int i = threadIdx.x; i < kValueWords; i += blockDim.x) bits[i] = 0;
+    __syncthreads();
+    for (int y = blockIdx.y; y < a.height; y += gridDim.y) {
+        const auto* row = reinterpret_cast<const std::uint16_t*>(static_cast<const char*>(a.src) + y * a.src_pitch);
+        for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < a.width; x += gridDim.x * blockDim.x) {
+            const unsigned v = row[x], bit = 1u << (v & 31);
+            if ((bits[v >> 5] & bit) == 0) atomicOr(&bits[v >> 5], bit);  // most values are marked already
+        }
+    }
+    if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
+        atomicOr(&bits[a.outside_key >> 5 & (kValueWords - 1)], 1u << (a.outside_key & 31));
+    __syncthreads();
+    for (int i = threadIdx.x; i < kValueWords; i += blockDim.x)
+        if (bits[i] != 0) atomicOr(&present[i], bits[i]);
+}
+
+// Numbers the marked values in order: rank_of[value], values[rank], and info[0] = D.
+__global__ void __launch_bounds__(1024) number_u16(const std::uint32_t* present, std::uint16_t* rank_of,
+                                                   std::uint32_t* values, std::uint32_t* info) {
+    using Scan = cub::BlockScan<unsigned, 1024>;
+    __shared__ typename Scan::TempStorage scan;
+    std::uint64_t bits = std::uint64_t{present[2 * threadIdx.x + 1]} << 32 | present[2 * threadIdx.x];
+    unsigned rank = 0, total = 0;
+    Scan(scan).ExclusiveSum(static_cast<unsigned>(__popcll(bits)), rank, total);
+    for (; bits != 0; bits &= bits - 1) {
+        const unsigned v = 64 * threadIdx.x + __ffsll(static_cast<long long>(bits)) - 1;
+        rank_of[v] = static_cast<std::uint16_t>(rank);
+        values[rank++] = v;
+    }
+    if (threadIdx.x == 0) info[0] = total;
+}
+
+// The order keys of an f32 plane, row after row, and the border's key after them.
+__global__ void keys_f32(const __grid_constant__ PlanesArgs a, std::uint32_t* keys) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= a.width) return;
+    for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += gridDim.y * blockDim.y) {
+        const auto* row = reinterpret_cast<const float*>(static_cast<const char*>(a.src) + y * a.src_pitch);
+        keys[std::int64_t{y} * a.width + x] = OrderKey<float>::to_key(row[x]);
+    }
+    if (x == 0 && blockIdx.y == 0 && threadIdx.y == 0) keys[std::int64_t{a.height} * a.width] = a.outside_key;
+}
+
+// The rank of a key: u16, from the table; f32, by bisection of the sorted distinct keys.
+struct RankOfU16 {
+    const std::uint16_t* rank_of;
+    __device__ unsigned operator()(std::uint32_t key, unsigned) const { return rank_of[key]; }
+};
+struct RankOfF32 {
+    const std::uint32_t* values;
+    __device__ unsigned operator()(std::uint32_t key, unsigned count) const {
+        unsigned lo = 0, hi = count - 1;  // the key is among them
+        while (lo < hi) {
+            const unsigned mid = (lo + hi) / 2;
+            if (values[mid] < key) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+};
+
+// The plane's ranks, and info[1] = the border's rank; nothing where there are too many values.
+template <class T, class RankOf>
+__global__ void to_ranks(const __grid_constant__ PlanesArgs a, Layout l, RankOf rank_of) {
+    const unsigned count = l.info[0];
+    if (count > kMaxRanks) return;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= a.width) return;
+    for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += gridDim.y * blockDim.y) {
+        const T v = reinterpret_cast<const T*>(static_cast<const char*>(a.src) + y * a.src_pitch)[x];
+        reinterpret_cast<std::uint16_t*>(reinterpret_cast<char*>(l.ranks) + y * l.pitch)[x] =
+            static_cast<std::uint16_t>(rank_of(OrderKey<T>::to_key(v), count));
+    }
+    if (x == 0 && blockIdx.y == 0 && threadIdx.y == 0) l.info[1] = rank_of(a.outside_key, count);
+}
+
+// The median's values from its ranks, into the caller's plane.
+template <class T>
+__global__ void from_ranks(const __grid_constant__ PlanesArgs a, Layout l) {
+    if (l.info[0] > kMaxRanks) return;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= a.width) return;
+    for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += gridDim.y * blockDim.y) {
+        const unsigned rank = reinterpret_cast<const std::uint16_t*>(reinterpret_cast<const char*>(l.medians) + y * l.pitch)[x];
+        reinterpret_cast<T*>(static_cast<char*>(a.dst) + y * a.dst_pitch)[x] = OrderKey<T>::from_key(l.values[rank]);
+    }
+}
+
+template <class T>
+cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, const RunsWindow* fallback, void* scratch,
+                   cudaStream_t stream) {
+    const Layout l = carve<T>(static_cast<char*>(scratch), a.width, a.height);
+    const dim3 block(32, 8);
+    const dim3 grid((a.width + 31) / 32, std::min((a.height + 7) / 8, 65535));
+    PlanesArgs ranks{};
+    ranks.src = l.ranks;
+    ranks.src_pitch = l.pitch;
+    ranks.dst = l.medians;
+    ranks.dst_pitch = l.pitch;
+    ranks.width = a.width;
+    ranks.height = a.height;
+    ranks.planes = 1;
+    ranks.border = a.border;
+    for (int z = 0; z < a.planes; ++z) {
+        PlanesArgs plane = a;
+        plane.src = static_cast<const char*>(a.src) + z * a.src_plane_stride;
+        plane.dst = static_cast<char*>(a.dst) + z * a.dst_plane_stride;
+        plane.planes = 1;
+        cudaError_t e = cudaSuccess;
+        if constexpr (std::is_same_v<T, float>) {
+            keys_f32<<<grid, block, 0, stream>>>(plane, l.keys);
+            const int n = static_cast<int>(f32_keys(a.width, a.height));
+            cub::DoubleBuffer<std::uint32_t> keys(l.keys, l.sorted);
+            std::size_t bytes = l.temp_bytes;
+            e = cub::DeviceRadixSort::SortKeys(l.temp, bytes, keys, n, 0, 32, stream);
+            if (e != cudaSuccess) return e;
+            bytes = l.temp_bytes;
+            e = cub::DeviceSelect::Unique(l.temp, bytes, keys.Current(), l.values, l.info, n, stream);
+            if (e != cudaSuccess) return e;
+            to_ranks<float><<<grid, block, 0, stream>>>(plane, l, RankOfF32{l.values});
+        } else {
+            e = cudaMemsetAsync(l.present, 0, kValueWords * sizeof(std::uint32_t), stream);
+            if (e != cudaSuccess) return e;
+            const dim3 marks(std::min((a.width + 255) / 256, 16), std::min(a.height, 64));
+            mark_u16<<<marks, 256, 0, stream>>>(plane, l.present);
+            number_u16<<<1, 1024, 0, stream>>>(l.present, l.rank_of, l.values, l.info);
+            to_ranks<std::uint16_t><<<grid, block, 0, stream>>>(plane, l, RankOfU16{l.rank_of});
+        }
+        e = launch_median_histogram_u16(ranks, w, stream, l.info);
+        if (e != cudaSuccess) return e;
+        from_ranks<T><<<grid, block, 0, stream>>>(plane, l);
+        if (fallback != nullptr) {
+            e = launch_median_bisect_f32(plane, *fallback, stream, l.info);
+            if (e != cudaSuccess) return e;
+        }
+        e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+}  // namespace
+
+std::size_t ranked_scratch_bytes_u16(int width, int height) {
+    return carve<std::uint16_t>(nullptr, width, height).bytes;
+}
+
+std::size_t ranked_scratch_bytes_f32(int width, int height) {
+    return carve<float>(nullptr, width, height).bytes;
+}
+
+cudaError_t launch_median_ranked_u16(const PlanesArgs& a, const ColumnsWindow& w, void* scratch,
+                                     cudaStream_t stream) {
+    return launch<std::uint16_t>(a, w, nullptr, scratch, stream);
+}
+
+cudaError_t launch_median_ranked_f32(const PlanesArgs& a, const ColumnsWindow& w, const RunsWindow& fallback,
+                                     void* scratch, cudaStream_t stream) {
+    return launch<float>(a, w, &fallback, scratch, stream);
+}
+
+}  // namespace fastmedian::kernels

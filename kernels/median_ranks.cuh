@@ -1,0 +1,34 @@
+// Large windows on u16 and f32 planes through dense ranks. The distinct values of a plane (and
+// the constant border's value) are numbered in order, 0 to D - 1; the plane's numbers are
+// filtered by the u16 sliding histogram (median_histogram.cuh) and turned back into values.
+// Numbering keeps the order, so the median of the numbers is the number of the median: the
+// result is exact. What it buys: the histogram's bins then hold the values the plane has, not
+// every value it could have (a time-lapse with 1712 levels spread over 0..65535, floats), so
+// the median moves across far fewer bins and the fine histogram is rebuilt far less often.
+// u16 planes number their values through a bitmap of the 65536 values; f32 planes sort their
+// keys (CUB) and keep the distinct ones. An f32 plane with more than kMaxRanks distinct values
+// takes the bisection (median_bisect.cuh) instead; the choice is made on the device, so that
+// nothing waits for the host.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "median_args.cuh"
+#include "median_histogram.cuh"
+
+namespace fastmedian::kernels {
+
+// The device scratch the median of one plane of width x height needs, in bytes.
+std::size_t ranked_scratch_bytes_u16(int width, int height);
+std::size_t ranked_scratch_bytes_f32(int width, int height);
+
+// Enqueues the median of each plane of `planes` in turn; `scratch` holds the bytes above.
+// `fallback` is the window as rows, for the bisection.
+cudaError_t launch_median_ranked_u16(const PlanesArgs& planes, const ColumnsWindow& window,
+                                     void* scratch, cudaStream_t stream);
+cudaError_t launch_median_ranked_f32(const PlanesArgs& planes, const ColumnsWindow& window,
+                                     const RunsWindow& fallback, void* scratch, cudaStream_t stream);
+
+}  // namespace fastmedian::kernels
