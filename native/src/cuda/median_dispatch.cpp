@@ -37,7 +37,7 @@ kernels::ColumnsWindow columns_window(const Footprint& fp) {
 
 // Squares the tiled networks serve faster than the sliding histograms (H100, 4096^2 tiled from
 // the shared images, bench/results/large-windows-h100-2026-11-23.md): u8 to 15 (21x21: 4.1
-// against 12.1 Gpix/s), u16 and f32 all of theirs, to 21.
+// against 11.3 Gpix/s), u16 and f32 all of theirs, to 21.
 bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     const int k = 2 * fp.radius_y + 1;
     return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type != PixelType::u8 || k <= 15);
