@@ -170,6 +170,15 @@ __device__ void each_value(const Start<T>& s, const ColumnsWindow& w, int o, int
     }
 }
 
+// The sum of v over this lane and the lanes of its output before it.
+__device__ __forceinline__ int lanes_prefix(int v, int lane, unsigned mask) {
+    for (int d = 1; d < kLanes; d <<= 1) {
+        const int t = __shfl_up_sync(mask, v, d, kLanes);
+        if (lane >= d) v += t;
+    }
+    return v;
+}
+
 // settle() by the four lanes of an output, four bins a step: the median of float ranks moves by
 // tens of fine bins a row, and one bin a step waits on a shared load each. The histogram's
 // bins [0, kSize) must hold the rank.
@@ -179,11 +188,7 @@ __device__ __forceinline__ void settle_lanes(const Bins& h, int rank, int& m, in
     const int group = threadIdx.x % 32 & ~(kLanes - 1);
     while (below > rank) {  // bins m - 1 - lane, nearest first
         const int b = m - 1 - lane;
-        int sum = b >= 0 ? h[b] : 0;
-        for (int d = 1; d < kLanes; d <<= 1) {
-            const int t = __shfl_up_sync(mask, sum, d, kLanes);
-            if (lane >= d) sum += t;
-        }
+        const int sum = lanes_prefix(b >= 0 ? h[b] : 0, lane, mask);
         const unsigned hit = __ballot_sync(mask, below - sum <= rank) >> group & 0xFu;
         const int j = hit != 0 ? __ffs(hit) - 1 : kLanes - 1;
         below -= __shfl_sync(mask, sum, j, kLanes);
@@ -192,11 +197,7 @@ __device__ __forceinline__ void settle_lanes(const Bins& h, int rank, int& m, in
     for (;;) {  // bins m + lane
         const int b = m + lane;
         const int here = b < Bins::kSize ? h[b] : 0;
-        int sum = here;
-        for (int d = 1; d < kLanes; d <<= 1) {
-            const int t = __shfl_up_sync(mask, sum, d, kLanes);
-            if (lane >= d) sum += t;
-        }
+        const int sum = lanes_prefix(here, lane, mask);
         const unsigned hit = __ballot_sync(mask, below + sum > rank) >> group & 0xFu;
         if (hit != 0) {
             const int j = __ffs(hit) - 1;

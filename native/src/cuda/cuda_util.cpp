@@ -27,6 +27,18 @@ bool take_fault(Fault site) {
     return true;
 }
 
+// Runs f with `device` current (memory is freed on the device that holds it, whichever is
+// current: the plane pipeline's buffers of several devices), then makes the current one
+// current again.
+template <class F>
+void on_device(int device, F&& f) {
+    int current = device;
+    cudaGetDevice(&current);
+    if (current != device) cudaSetDevice(device);
+    f();
+    if (current != device) cudaSetDevice(current);
+}
+
 }  // namespace
 
 void inject_fault(Fault fault, int skip) {
@@ -84,15 +96,7 @@ DeviceBuffer::DeviceBuffer(std::size_t width_bytes, std::size_t height) {
 }
 
 DeviceBuffer::~DeviceBuffer() {
-    int current = device_;
-    cudaGetDevice(&current);
-    if (current == device_) {
-        cudaFree(ptr_);
-        return;
-    }
-    cudaSetDevice(device_);
-    cudaFree(ptr_);
-    cudaSetDevice(current);
+    on_device(device_, [&] { cudaFree(ptr_); });
 }
 
 void* ScratchMemory::get(std::size_t bytes, cudaStream_t stream) {
@@ -111,12 +115,7 @@ void* ScratchMemory::get(std::size_t bytes, cudaStream_t stream) {
 
 void ScratchMemory::release() {
     if (ptr_ == nullptr) return;
-    int current = device_;
-    cudaGetDevice(&current);
-    if (current != device_) cudaSetDevice(device_);
-    if (stream_ordered_) cudaFreeAsync(ptr_, stream_);
-    else cudaFree(ptr_);
-    if (current != device_) cudaSetDevice(current);
+    on_device(device_, [&] { stream_ordered_ ? cudaFreeAsync(ptr_, stream_) : cudaFree(ptr_); });
     ptr_ = nullptr;
     bytes_ = 0;
 }
