@@ -51,7 +51,8 @@ private:
 
 // Flat device memory that a filter takes as it needs it (the ranked median's scratch), grown on
 // demand. Stream-ordered: allocated and released in the order of the stream of the work that
-// uses it (cudaMallocAsync), for a call that returns without waiting for its work. Otherwise
+// uses it, for a call that returns without waiting for its work, from a pool of the library's
+// own that keeps up to 1 GiB a device for the next call (cudaMallocFromPoolAsync). Otherwise
 // from cudaMalloc, released when it goes: for work done by then, on streams that may be gone
 // before it (the plane pipeline's).
 class ScratchMemory {
