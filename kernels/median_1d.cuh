@@ -1,9 +1,8 @@
-// 1D sliding medians along the columns or the rows of a plane (the separable median smoother),
-// a transpose (so rows can be filtered as columns, with coalesced reads), and the output step
-// that turns a median plane into the filter's output (median_output.cuh). One thread per line
-// walks a band of positions along it: 8-bit columns keep a histogram of the window;
-// otherwise the thread keeps the median and how many window keys lie below and at it, and
-// scans the window only when the median moves past its ties.
+// 1D sliding medians down the columns of a plane, written transposed (the separable median
+// smoother: two such passes filter the columns, then the rows, each reading along coalesced
+// columns), and the output step that turns a median plane into the filter's output
+// (median_output.cuh). One thread per column walks a band of rows down it: 8-bit columns keep
+// a histogram of the window; 16-bit and float ones keep the window sorted.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -29,12 +28,11 @@ struct LineArgs {
     OutputMode mode;
 };
 
-// pixel_type: 0 u8, 1 u16, 2 f32. columns: along y (each column a line), else along x.
-cudaError_t launch_median_1d(const LineArgs& args, int pixel_type, bool columns, cudaStream_t stream);
-
-// dst (args.width x args.height) = src transposed (args.width rows of args.height pixels); with
-// args.pixels, the output step median_output(pixels, that, mode) instead.
-cudaError_t launch_transpose_output(const LineArgs& args, int pixel_type, cudaStream_t stream);
+// Row x of dst (args.height pixels, args.width rows) = the medians of windows of
+// 2 * radius + 1 rows down column x of src (args.width x args.height); with args.pixels (laid
+// out as dst), the output step median_output(pixel, median, mode) instead. pixel_type: 0 u8,
+// 1 u16, 2 f32.
+cudaError_t launch_median_columns(const LineArgs& args, int pixel_type, cudaStream_t stream);
 
 // dst = median_output(pixels, src as the median) pixel by pixel (src, dst, pixels as in args).
 cudaError_t launch_median_output(const LineArgs& args, int pixel_type, cudaStream_t stream);

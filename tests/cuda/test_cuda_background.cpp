@@ -5,6 +5,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
+
 #include "fastmedian/fastmedian.hpp"
 #include "support/device_copy.hpp"
 #include "support/naive_background.hpp"
@@ -34,6 +36,19 @@ fm::BackgroundOptions options(int k, bool separable, bool subtract, fm::Border b
     return o;
 }
 
+// Expects the CUDA backend's output of `o` for src to equal the CPU reference's, bit for bit,
+// into a poisoned destination.
+void expect_cuda_equals_reference(Stack& src, fm::BackgroundOptions o, const std::string& what) {
+    Stack want(src.type, src.width, src.height, 1, 0, 0), got(src.type, src.width, src.height, 1, 2, 0);
+    std::fill(got.bytes.begin(), got.bytes.end(), 0x5A);
+    o.reference = true;
+    fm::background(src.cview(), want.view(), o);
+    o.reference = false;
+    o.backend = fm::Backend::cuda;
+    fm::background(src.cview(), got.view(), o);
+    EXPECT_EQ(fmtest::first_difference(want, got), "") << fm::pixel_type_name(src.type) << " " << what;
+}
+
 }  // namespace
 
 TEST_F(CudaBackground, EqualsNaive) { fmtest::expect_background_equals_naive(fm::Backend::cuda, false); }
@@ -52,15 +67,22 @@ TEST_F(CudaBackground, LargeImagesEqualReference) {
                 fm::BackgroundOptions o = options(k, variant != 1, variant == 0,
                                                   variant == 2 ? fm::Border::mirror : fm::Border::replicate);
                 if (variant == 1 && k == 129) o.window = fm::Window::circle(40.5);
-                Stack want(type, src.width, src.height, 1, 0, 0), got(type, src.width, src.height, 1, 2, 0);
-                std::fill(got.bytes.begin(), got.bytes.end(), 0x5A);
-                o.reference = true;
-                fm::background(src.cview(), want.view(), o);
-                o.reference = false;
-                o.backend = fm::Backend::cuda;
-                fm::background(src.cview(), got.view(), o);
-                EXPECT_EQ(fmtest::first_difference(want, got), "")
-                    << fm::pixel_type_name(type) << " k=" << k << " variant " << variant;
+                expect_cuda_equals_reference(src, o, "k=" + std::to_string(k) + " variant " + std::to_string(variant));
+            }
+}
+
+// The separable smoother past 255-key windows (u8 columns count in 16 bits there), windows
+// taller than the image, every border, and columns longer than a band (the GPU's bands are
+// sized to fill it once, at least 64 rows: a 700-row image crosses several).
+TEST_F(CudaBackground, SeparableLongWindowsEveryBorder) {
+    for (fm::PixelType type : kAllTypes)
+        for (int k : {257, 1023})
+            for (fm::Border border : fmtest::kAllBorders) {
+                Stack src(type, 301, 700, 1);
+                fmtest::fill_random(src, 5u * k + static_cast<unsigned>(border), k == 1023 ? 4 : 0);
+                if (type == fm::PixelType::f32) fmtest::add_specials(src, 9u, 0.03);
+                expect_cuda_equals_reference(src, options(k, true, k == 257, border),
+                                             "k=" + std::to_string(k) + " " + fm::border_name(border));
             }
 }
 

@@ -1,7 +1,7 @@
 // Host side of the CUDA background: per plane, the exact median (median_dispatch) or the two
-// 1D passes of the separable smoother into scratch planes, then the output step. Device views
-// run on the caller's stream; host views go through the plane pipeline (plane_pipeline.hpp),
-// with scratch planes for each of its slots.
+// 1D passes of the separable smoother, each written transposed (the second through the output
+// step). Device views run on the caller's stream; host views go through the plane pipeline
+// (plane_pipeline.hpp), with scratch for each of its slots.
 #include <cuda_runtime_api.h>
 
 #include <memory>
@@ -28,34 +28,35 @@ struct Job {
     int width, height;
 };
 
-// Scratch planes: the exact median's (for the output step), or the separable passes' (the
-// columns' medians, their transpose, and its columns' medians).
+// Scratch: one plane, the exact median's (for the output step) or the separable smoother's
+// columns pass (written transposed: width rows of height pixels), and the exact median's own.
+// Stream-ordered for device views (from the library's pool: nothing to map afresh each call),
+// otherwise allocated once for a pipeline slot.
 struct Scratch {
-    Scratch(const Job& j)
-        : height(j.height),
-          columns(row_bytes(j, j.width), static_cast<std::size_t>(j.height)),
-          turned(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)),
-          rows(row_bytes(j, j.separable ? j.height : 1), static_cast<std::size_t>(j.separable ? j.width : 1)),
-          median(false) {}
-    static std::size_t row_bytes(const Job& j, int pixels) {
-        return static_cast<std::size_t>(pixels) * pixel_size(j.type);
+    Scratch(bool stream_ordered, int height_) : height(height_), plane(stream_ordered), median(stream_ordered) {}
+    // The plane's pitch (rows packed, so that its bytes are the image's) and rows.
+    static std::int64_t pitch(const Job& j) {
+        return static_cast<std::int64_t>(j.separable ? j.height : j.width) * pixel_size(j.type);
     }
+    static std::int64_t rows(const Job& j) { return j.separable ? j.width : j.height; }
     // The bytes a row of a plane takes.
     static std::int64_t per_row(const Job& j) {
-        return static_cast<std::int64_t>(row_bytes(j, j.width)) * (j.separable ? 3 : 1) +
+        return static_cast<std::int64_t>(j.width) * pixel_size(j.type) +
                (j.separable ? 0 : median_scratch_row_bytes(j.fp, j.type, j.width));
     }
     int height;  // of the planes it serves, at most
-    DeviceBuffer columns, turned, rows;
-    ScratchMemory median;  // the exact median's own (freed once its work is done)
+    ScratchMemory plane;
+    ScratchMemory median;  // the exact median's own
 };
 
 // One plane: src (pitch sp) -> dst (pitch dp).
 void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64_t dp,
            Scratch& s, cudaStream_t stream) {
     const int type = static_cast<int>(j.type);
-    void* scratch = s.columns.get();
-    const std::int64_t kp = s.columns.pitch();
+    const std::int64_t kp = Scratch::pitch(j);
+    void* const scratch = j.separable || j.mode.subtract
+                              ? s.plane.get(static_cast<std::size_t>(kp * Scratch::rows(j)), stream)
+                              : nullptr;
     if (!j.separable) {
         kernels::PlanesArgs a{};
         a.src = src;
@@ -82,32 +83,28 @@ void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64
         check_launch(kernels::launch_median_output(o, type, stream), "kernel launch (output)");
         return;
     }
-    // Down the columns, transpose, down the columns again (the rows), transpose back with the
-    // output step: every pass reads along coalesced columns.
+    // Down the columns into the scratch plane, transposed; then down its columns (the image's
+    // rows), transposed back into dst through the output step: both passes read along
+    // coalesced columns.
     kernels::LineArgs a{};
-    a.radius = j.fp.radius_y;
     a.border = static_cast<int>(j.border);
     a.outside_key = outside_key(j.type, j.cval);
-    auto pass = [&](const void* in, std::int64_t in_pitch, void* out, std::int64_t out_pitch,
-                    int width, int height) {
+    auto pass = [&](const void* in, std::int64_t in_pitch, void* out, std::int64_t out_pitch, int width,
+                    int height, int radius) {
         a.src = in;
         a.src_pitch = in_pitch;
         a.dst = out;
         a.dst_pitch = out_pitch;
         a.width = width;
         a.height = height;
+        a.radius = radius;
+        check_launch(kernels::launch_median_columns(a, type, stream), "kernel launch (1D median)");
     };
-    pass(src, sp, s.columns.get(), s.columns.pitch(), j.width, j.height);
-    check_launch(kernels::launch_median_1d(a, type, true, stream), "kernel launch (1D median)");
-    pass(s.columns.get(), s.columns.pitch(), s.turned.get(), s.turned.pitch(), j.height, j.width);
-    check_launch(kernels::launch_transpose_output(a, type, stream), "kernel launch (transpose)");
-    pass(s.turned.get(), s.turned.pitch(), s.rows.get(), s.rows.pitch(), j.height, j.width);
-    check_launch(kernels::launch_median_1d(a, type, true, stream), "kernel launch (1D median)");
-    pass(s.rows.get(), s.rows.pitch(), dst, dp, j.width, j.height);
+    pass(src, sp, scratch, kp, j.width, j.height, j.fp.radius_y);
     a.pixels = src;
     a.pixels_pitch = sp;
     a.mode = j.mode;
-    check_launch(kernels::launch_transpose_output(a, type, stream), "kernel launch (transpose)");
+    pass(scratch, kp, dst, dp, j.height, j.width, j.fp.radius_x);
 }
 
 }  // namespace
@@ -122,11 +119,11 @@ void background_cuda(const ConstImageView& src, const ImageView& dst, const Foot
     if (src.memory == Memory::cuda) {
         check_device_pointer(src.data, device, "src.data");
         check_device_pointer(dst.data, device, "dst.data");
-        Scratch scratch(j);
+        Scratch scratch(true, j.height);
         const auto stream = cuda_stream != nullptr ? static_cast<cudaStream_t>(cuda_stream) : cudaStreamPerThread;
         for (std::int64_t z = 0; z < src.planes; ++z)
             plane(j, src.plane(z), src.row_stride, dst.plane(z), dst.row_stride, scratch, stream);
-        // The scratch planes are freed when this returns: wait for the work that uses them.
+        // The filter's planes are the caller's: wait for the work that writes them.
         check(cudaStreamSynchronize(stream), "background on the GPU");
         return;
     }
@@ -137,7 +134,7 @@ void background_cuda(const ConstImageView& src, const ImageView& dst, const Foot
         Job band = j;
         band.height = static_cast<int>(p.rows);
         std::unique_ptr<Scratch>& s = scratch[static_cast<std::size_t>(p.slot)];
-        if (!s || s->height < band.height) s = std::make_unique<Scratch>(band);
+        if (!s || s->height < band.height) s = std::make_unique<Scratch>(false, band.height);
         plane(band, p.src, p.src_pitch, p.dst, p.dst_pitch, *s, p.stream);
     });
 }
