@@ -131,8 +131,8 @@ struct SortedWindow {
 };
 
 // One thread per column of src walks bands of rows down it, a Window holding the column's
-// window of 2r + 1 rows; the medians go to dst transposed (src column x is dst row x), through
-// the output step where a.pixels is given. Every thread of a block stays to the end (the
+// window of 2r + 1 rows; the medians go to dst transposed (src column x is dst row x), or,
+// where a.mode subtracts, a.pixels' pixel - median + offset (median_output). Every thread of a block stays to the end (the
 // tile's barriers); those past the last column only wait.
 template <class T, class Window>
 __global__ void median_columns(const __grid_constant__ LineArgs a, int band) {
@@ -152,22 +152,23 @@ __global__ void median_columns(const __grid_constant__ LineArgs a, int band) {
             w.clear();
             for (int n = 0; n <= 2 * r; ++n) w.add(in.key(first - 1 - r + n), n);
         }
-        std::uint32_t gone[kAhead], come[kAhead];  // the keys of rows p .. p + kAhead - 1
+        // The keys leaving and entering the window at rows p .. p + kAhead - 1; rows past the
+        // band read in the image or its border.
+        auto load = [&](int p, std::uint32_t* gone, std::uint32_t* come) {
 #pragma unroll
-        for (int i = 0; i < kAhead; ++i) {
-            gone[i] = live ? in.key(first + i - r - 1) : 0;
-            come[i] = live ? in.key(first + i + r) : 0;
-        }
+            for (int i = 0; i < kAhead; ++i) {
+                gone[i] = live ? in.key(p + i - r - 1) : 0;
+                come[i] = live ? in.key(p + i + r) : 0;
+            }
+        };
+        std::uint32_t gone[kAhead], come[kAhead];
+        load(first, gone, come);
         for (int start = first; start < last; start += kTileRows) {
             const int rows = min(kTileRows, last - start);
             for (int q = 0; q < rows; q += kAhead) {
                 const int p = start + q;
                 std::uint32_t next_gone[kAhead], next_come[kAhead];
-#pragma unroll
-                for (int i = 0; i < kAhead; ++i) {  // rows past the band read in the image or its border
-                    next_gone[i] = live ? in.key(p + kAhead + i - r - 1) : 0;
-                    next_come[i] = live ? in.key(p + kAhead + i + r) : 0;
-                }
+                load(p + kAhead, next_gone, next_come);
 #pragma unroll
                 for (int i = 0; i < kAhead; ++i) {
                     if (live && q + i < rows) {
@@ -186,7 +187,7 @@ __global__ void median_columns(const __grid_constant__ LineArgs a, int band) {
                 if (q < rows && y < a.width) {
                     const T median = reinterpret_cast<const T*>(tile + q * tile_pitch)[t / kTileRows];
                     T* out = reinterpret_cast<T*>(static_cast<char*>(a.dst) + y * a.dst_pitch) + x;
-                    if (a.pixels == nullptr) {
+                    if (!a.mode.subtract) {
                         *out = median;
                     } else {
                         const T pixel = reinterpret_cast<const T*>(static_cast<const char*>(a.pixels) +

@@ -29,9 +29,9 @@ struct LineArgs {
 };
 
 // Row x of dst (args.height pixels, args.width rows) = the medians of windows of
-// 2 * radius + 1 rows down column x of src (args.width x args.height); with args.pixels (laid
-// out as dst), the output step median_output(pixel, median, mode) instead. pixel_type: 0 u8,
-// 1 u16, 2 f32.
+// 2 * radius + 1 rows down column x of src (args.width x args.height); where args.mode
+// subtracts, median_output(pixel, median, mode) of args.pixels (laid out as dst) instead.
+// pixel_type: 0 u8, 1 u16, 2 f32.
 cudaError_t launch_median_columns(const LineArgs& args, int pixel_type, cudaStream_t stream);
 
 // dst = median_output(pixels, src as the median) pixel by pixel (src, dst, pixels as in args).

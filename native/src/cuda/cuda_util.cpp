@@ -134,7 +134,7 @@ void* ScratchMemory::get(std::size_t bytes, cudaStream_t stream) {
                           : stream_ordered_ ? cudaMallocFromPoolAsync(&ptr_, bytes, scratch_pool(device_), stream)
                                             : cudaMalloc(&ptr_, bytes);
     if (e != cudaSuccess) ptr_ = nullptr;
-    check(e, stream_ordered_ ? "cudaMallocAsync (scratch)" : "cudaMalloc (scratch)");
+    check(e, stream_ordered_ ? "cudaMallocFromPoolAsync (scratch)" : "cudaMalloc (scratch)");
     bytes_ = bytes;
     stream_ = stream;
     return ptr_;

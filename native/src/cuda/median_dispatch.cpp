@@ -43,13 +43,6 @@ bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs
     return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type != PixelType::u8 || k <= 15);
 }
 
-// ImageJ circles to radius 6: networks, over sorted columns to 3.5, of the whole window from 4.
-bool small_circle(const Footprint& fp, const kernels::PlanesArgs& planes) {
-    const int rows = static_cast<int>(fp.half_width.size());
-    return kernels::median_column_network_serves(fp.half_width.data(), rows, planes.height) ||
-           kernels::median_network_mask(fp.half_width.data(), rows, planes.height) >= 0;
-}
-
 // The sliding histograms' counts are 16-bit; u16 and f32 keys go through dense ranks where a
 // plane's keys fit the ranks' scratch (CUB counts them in int).
 bool histogram_serves(const Footprint& fp) { return fp.count <= kernels::kHistogramMaxCount; }
@@ -62,62 +55,77 @@ std::size_t ranked_scratch_bytes(PixelType type, int width, int height) {
                                   : kernels::ranked_scratch_bytes_u16(width, height);
 }
 
+// Which kernel family serves a window, type and plane size: one choice for the launch and for
+// the scratch the plane pipeline sets aside for it.
+enum class Path { tiled, column_network, network, histogram_u8, ranked, histogram_u16, bisect };
+
+Path median_path(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
+    // Squares 3 to 21: hierarchical tiling, a tile of outputs per thread.
+    if (tiled_serves(fp, type, planes)) return Path::tiled;
+    const int* hw = fp.half_width.data();
+    const int rows = static_cast<int>(fp.half_width.size());
+    // Circles to radius 3.5: networks over sorted columns (shared with the CPU).
+    if (kernels::median_column_network_serves(hw, rows, planes.height)) return Path::column_network;
+    // ImageJ circles of radius 4 to 6: whole-window networks.
+    if (kernels::median_network_mask(hw, rows, planes.height) >= 0) return Path::network;
+    // Other windows: sliding histograms, down the columns; u16 and f32 through dense ranks.
+    if (histogram_serves(fp)) {
+        if (type == PixelType::u8) return Path::histogram_u8;
+        if (ranks_fit(planes)) return Path::ranked;
+        if (type == PixelType::u16) return Path::histogram_u16;
+    }
+    // Windows of more than 65535 pixels, and f32 planes too large for ranks: bisection.
+    return Path::bisect;
+}
+
 }  // namespace
 
 std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int width) {
     kernels::PlanesArgs row{};
     row.width = width;
     row.height = 1;
-    if (type == PixelType::u8 || tiled_serves(fp, type, row) || small_circle(fp, row) || !histogram_serves(fp) ||
-        !ranks_fit(row))
-        return 0;
+    if (median_path(fp, type, row) != Path::ranked) return 0;
     return static_cast<std::int64_t>(ranked_scratch_bytes(type, width, 2) - ranked_scratch_bytes(type, width, 1));
 }
 
 cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp, PixelType type,
                           cudaStream_t stream, ScratchMemory& scratch) {
-    // Squares 3 to 21: hierarchical tiling, a tile of outputs per thread.
-    if (tiled_serves(fp, type, planes))
-        return kernels::tiled::launch_square(2 * fp.radius_y + 1, type, planes, stream);
-    // Circles to radius 3.5: networks over sorted columns (shared with the CPU).
     const int* hw = fp.half_width.data();
     const int rows = static_cast<int>(fp.half_width.size());
-    if (kernels::median_column_network_serves(hw, rows, planes.height)) {
-        switch (type) {
-            case PixelType::u8:
-                return kernels::launch_median_column_network_u8(hw, rows, planes, stream);
-            case PixelType::u16:
-                return kernels::launch_median_column_network_u16(hw, rows, planes, stream);
-            case PixelType::f32:
-                return kernels::launch_median_column_network_f32(hw, rows, planes, stream);
-        }
-    }
-    // ImageJ circles of radius 4 to 6: whole-window networks.
-    const int mask = kernels::median_network_mask(hw, rows, planes.height);
-    if (mask >= 0) {
-        switch (type) {
-            case PixelType::u8: return kernels::launch_median_network_u8(mask, planes, stream);
-            case PixelType::u16: return kernels::launch_median_network_u16(mask, planes, stream);
-            case PixelType::f32: return kernels::launch_median_network_f32(mask, planes, stream);
-        }
-    }
-    // Other windows: sliding histograms, down the columns.
     const kernels::RunsWindow w = runs_window(fp);
-    if (histogram_serves(fp)) {
-        const kernels::ColumnsWindow cw = columns_window(fp);
-        if (type == PixelType::u8) return kernels::launch_median_histogram_u8(planes, cw, stream);
-        if (ranks_fit(planes)) {
-            void* memory = scratch.get(ranked_scratch_bytes(type, planes.width, planes.height), stream);
-            return type == PixelType::u16 ? kernels::launch_median_ranked_u16(planes, cw, memory, stream)
-                                          : kernels::launch_median_ranked_f32(planes, cw, w, memory, stream);
+    switch (median_path(fp, type, planes)) {
+        case Path::tiled: return kernels::tiled::launch_square(2 * fp.radius_y + 1, type, planes, stream);
+        case Path::column_network:
+            switch (type) {
+                case PixelType::u8: return kernels::launch_median_column_network_u8(hw, rows, planes, stream);
+                case PixelType::u16: return kernels::launch_median_column_network_u16(hw, rows, planes, stream);
+                case PixelType::f32: return kernels::launch_median_column_network_f32(hw, rows, planes, stream);
+            }
+            break;
+        case Path::network: {
+            const int mask = kernels::median_network_mask(hw, rows, planes.height);
+            switch (type) {
+                case PixelType::u8: return kernels::launch_median_network_u8(mask, planes, stream);
+                case PixelType::u16: return kernels::launch_median_network_u16(mask, planes, stream);
+                case PixelType::f32: return kernels::launch_median_network_f32(mask, planes, stream);
+            }
+            break;
         }
-        if (type == PixelType::u16) return kernels::launch_median_histogram_u16(planes, cw, stream);
-    }
-    // Windows of more than 65535 pixels, and f32 planes too large for ranks: bisection.
-    switch (type) {
-        case PixelType::u8: return kernels::launch_median_bisect_u8(planes, w, stream);
-        case PixelType::u16: return kernels::launch_median_bisect_u16(planes, w, stream);
-        case PixelType::f32: return kernels::launch_median_bisect_f32(planes, w, stream);
+        case Path::histogram_u8: return kernels::launch_median_histogram_u8(planes, columns_window(fp), stream);
+        case Path::ranked: {
+            void* memory = scratch.get(ranked_scratch_bytes(type, planes.width, planes.height), stream);
+            return type == PixelType::u16
+                       ? kernels::launch_median_ranked_u16(planes, columns_window(fp), memory, stream)
+                       : kernels::launch_median_ranked_f32(planes, columns_window(fp), w, memory, stream);
+        }
+        case Path::histogram_u16: return kernels::launch_median_histogram_u16(planes, columns_window(fp), stream);
+        case Path::bisect:
+            switch (type) {
+                case PixelType::u8: return kernels::launch_median_bisect_u8(planes, w, stream);
+                case PixelType::u16: return kernels::launch_median_bisect_u16(planes, w, stream);
+                case PixelType::f32: return kernels::launch_median_bisect_f32(planes, w, stream);
+            }
+            break;
     }
     return cudaErrorInvalidValue;
 }
