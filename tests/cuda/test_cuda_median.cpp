@@ -139,7 +139,9 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
 
 // Windows past the tile kernels (squares 51 and 65, circles of radius 30) on u8 and u16: the
 // sliding histograms, whose blocks of 32 columns read straight along rows inside the image and through
-// a table of border columns elsewhere, in bands of 256 rows. Full-range noise, ties, a ramp
+// a table of border columns elsewhere, in bands of 96 rows (300 rows: bands that start and
+// end both in the border rows and among the image's, where squares of 65 load the next row's
+// keys ahead, and a short last band). Full-range noise, ties, a ramp
 // down the rows (the u16 median changes coarse bin every few rows) and a constant image, with
 // two planes, against the CPU backend (itself checked against the reference in the CPU tests).
 TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
