@@ -331,33 +331,33 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
         }
     };
     each_value(s, w, s.o, s.lane, kLanes, s.y0, [&](int k) { coarse.add(k >> 8); });
-    __syncwarp(s.mask);
+    __syncwarp();
     settle(coarse, w.rank, cm, cbelow);
     rebuild(true, s.y0);
     if (live && s.lane == 0) store<std::uint16_t>(a, s.x, s.y0, (cm << 8) | fm);
     for (int y = s.y0 + 1; y < s.y1; ++y) {
-        __syncwarp(s.mask);
+        __syncwarp();
         int cdelta = 0, fdelta = 0;
         slide<kSquare>(s, w, y, [&](int gone, int come) {
             const int gc = gone >> 8, cc = come >> 8, gf = gone & 255, cf = come & 255;
             coarse.remove(gc);
             coarse.add(cc);
-            cdelta += int(cc < cm) - int(gc < cm);
+            cdelta += ((gc - cm) >> 31) - ((cc - cm) >> 31);  // as in the u8 kernel
             if (gc == cm) {
                 fine.remove(gf);
-                fdelta -= int(gf < fm);
+                fdelta += (gf - fm) >> 31;
             }
             if (cc == cm) {
                 fine.add(cf);
-                fdelta += int(cf < fm);
+                fdelta -= (cf - fm) >> 31;
             }
         });
         // Both sums in one word: each within +-2 x 289 columns.
-        const int both = lanes_sum(fdelta + cdelta * 65536, s.mask);
+        const int both = lanes_sum(fdelta + cdelta * 65536, ~0u);
         const int fsum = int(unsigned(both) << 16) >> 16;
         fbelow += fsum;
         cbelow += (both - fsum) / 65536;
-        __syncwarp(s.mask);
+        __syncwarp();
         const int old = cm;
         settle(coarse, w.rank, cm, cbelow);
         const bool need = cm != old;
