@@ -17,7 +17,7 @@ namespace {
 constexpr int kOutputs = 32;
 constexpr int kLanes = 4;
 constexpr int kThreads = kOutputs * kLanes;
-constexpr int kBins = 256;
+constexpr int kBins = 256;  // u8
 // Bin word i of output o lies at words[i * kStride + o]. kStride = 8 (mod 32) puts the lanes of
 // different outputs of a warp in different banks whatever the bins.
 constexpr int kStride = kOutputs + 32 / kLanes;
@@ -32,9 +32,10 @@ struct Bins32 {
 };
 
 // 16-bit counts, two bins to a word (u16, which keeps two histograms per output).
+template <int kBinCount>
 struct Bins16 {
-    static constexpr int kSize = kBins;
-    static constexpr int kWords = kBins / 2;
+    static constexpr int kSize = kBinCount;
+    static constexpr int kWords = kBinCount / 2;
     unsigned* words;
     __device__ unsigned* word(int b) const { return words + (b >> 1) * kStride; }
     __device__ static unsigned one(int b) { return 1u << ((b & 1) * 16); }
@@ -287,59 +288,98 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_con
     }
 }
 
-// u16: a coarse histogram of key >> 8 and a fine one (key & 255) of the median's coarse bin,
-// rebuilt from the whole window when the median changes coarse bin. A rebuild reads the whole
-// window, so the whole warp does it, each output's in turn (one output's four lanes alone
-// would hold the warp up eight times as long: u16 k=65 went from 0.27 to 0.43 Gpix/s, floats
-// through ranks from 0.63 to 0.81).
+// The bin of rank t in a histogram of 16-bit counts that holds it, by the whole warp, and the
+// count below that bin: (below << 16) | bin. After a rebuild the median's fine bin may lie
+// anywhere: each lane sums a 32nd of the bins, and the lane whose share holds the rank walks
+// it (settle_lanes from bin 0 took kFine / 4 dependent steps).
+template <class Bins>
+__device__ __forceinline__ unsigned find_rank(const Bins& h, int t) {
+    constexpr int kPer = Bins::kSize / 32;
+    const int lane = threadIdx.x % 32;
+    int count[kPer], sum = 0;
+#pragma unroll
+    for (int i = 0; i < kPer / 2; ++i) {
+        const unsigned word = h.words[(lane * kPer / 2 + i) * kStride];
+        count[2 * i] = word & 0xFFFF;
+        count[2 * i + 1] = word >> 16;
+        sum += count[2 * i] + count[2 * i + 1];
+    }
+    int upto = sum;  // this lane's share and those before it
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const int v = __shfl_up_sync(~0u, upto, d);
+        if (lane >= d) upto += v;
+    }
+    int below = upto - sum, bin = lane * kPer;
+    bool on = true;
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) {
+        on = on && below + count[i] <= t;
+        if (on) {
+            below += count[i];
+            ++bin;
+        }
+    }
+    const int owner = __ffs(__ballot_sync(~0u, upto - sum <= t && t < upto)) - 1;
+    return __shfl_sync(~0u, unsigned(below) << 16 | bin, owner);
+}
+
+// u16: a coarse histogram of key >> kFineBits and a fine one of the low kFineBits bits for the
+// median's coarse bin, rebuilt from the whole window when the median changes coarse bin. A
+// rebuild reads the whole window, so the whole warp does it, each output's in turn (one
+// output's four lanes alone would hold the warp up eight times as long: u16 k=65 went from
+// 0.27 to 0.43 Gpix/s, floats through ranks from 0.63 to 0.81).
 // Keys that are dense ranks (median_ranks.cuh) come with `ranked`: {distinct values, the
 // constant border's rank}; the kernel then runs only where there are ranks.
-template <bool kSquare>
+template <bool kSquare, int kFineBits>
 __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_constant__ PlanesArgs a,
                                                                  const __grid_constant__ ColumnsWindow w,
                                                                  const std::uint32_t* ranked, int band) {
     if (ranked != nullptr && ranked[0] > kMaxRanks) return;
     extern __shared__ unsigned shared[];
-    using Bins = Bins16;
+    constexpr int kFine = 1 << kFineBits;
+    using Coarse = Bins16<65536 / kFine>;
+    using Fine = Bins16<kFine>;
     const int outside = static_cast<int>(ranked != nullptr ? ranked[1] : a.outside_key);
-    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, 2 * Bins::kWords, outside, band);
+    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, Coarse::kWords + Fine::kWords, outside, band);
     // Every lane stays for the warp's rebuilds: outputs past the image's edge run on the
     // border's columns and store nothing.
-    const bool live = s.x < a.width;
-    const Bins coarse{shared + s.o};
-    unsigned* const fine_words = shared + Bins::kWords * kStride;
-    const Bins fine{fine_words + s.o};
+    const bool live = s.x < a.width && s.lane == 0;  // stores the output
+    const Coarse coarse{shared + s.o};
+    unsigned* const fine_words = shared + Coarse::kWords * kStride;
+    const Fine fine{fine_words + s.o};
     const int warp_lane = threadIdx.x % 32, warp_output = (threadIdx.x - warp_lane) / kLanes;
     int cm = 0, cbelow = 0, fm = 0, fbelow = 0;  // coarse bin and fine bin of the median
-    // The fine histograms of the warp's outputs that `need` one, from the windows of row y.
+    // The fine histograms of the warp's outputs that `need` one, from the windows of row y, and
+    // their medians' fine bins.
     auto rebuild = [&](bool need, int y) {
         for (unsigned todo = __ballot_sync(~0u, need && s.lane == 0); todo != 0; todo &= todo - 1) {
             const int leader = __ffs(todo) - 1;
             const int hi = __shfl_sync(~0u, cm, leader);
-            const Bins h{fine_words + warp_output + leader / kLanes};
-            for (int i = warp_lane; i < Bins::kWords; i += 32) h.words[i * kStride] = 0;
+            const Fine h{fine_words + warp_output + leader / kLanes};
+            for (int i = warp_lane; i < Fine::kWords; i += 32) h.words[i * kStride] = 0;
             __syncwarp();
             each_value(s, w, warp_output + leader / kLanes, warp_lane, 32, y, [&](int k) {
-                if ((k >> 8) == hi) h.add(k & 255);
+                if ((k >> kFineBits) == hi) h.add(k & (kFine - 1));
             });
             __syncwarp();
-        }
-        if (need) {
-            fm = 0;
-            fbelow = 0;
-            settle_lanes(fine, w.rank - cbelow, fm, fbelow, s.lane, s.mask);
+            const unsigned found = find_rank(h, w.rank - __shfl_sync(~0u, cbelow, leader));
+            if (warp_lane / kLanes == leader / kLanes) {
+                fm = static_cast<int>(found & 0xFFFF);
+                fbelow = static_cast<int>(found >> 16);
+            }
         }
     };
-    each_value(s, w, s.o, s.lane, kLanes, s.y0, [&](int k) { coarse.add(k >> 8); });
+    each_value(s, w, s.o, s.lane, kLanes, s.y0, [&](int k) { coarse.add(k >> kFineBits); });
     __syncwarp();
     settle(coarse, w.rank, cm, cbelow);
     rebuild(true, s.y0);
-    if (live && s.lane == 0) store<std::uint16_t>(a, s.x, s.y0, (cm << 8) | fm);
+    if (live) store<std::uint16_t>(a, s.x, s.y0, (cm << kFineBits) | fm);
     for (int y = s.y0 + 1; y < s.y1; ++y) {
         __syncwarp();
         int cdelta = 0, fdelta = 0;
         slide<kSquare>(s, w, y, [&](int gone, int come) {
-            const int gc = gone >> 8, cc = come >> 8, gf = gone & 255, cf = come & 255;
+            const int gc = gone >> kFineBits, cc = come >> kFineBits, gf = gone & (kFine - 1), cf = come & (kFine - 1);
             coarse.remove(gc);
             coarse.add(cc);
             cdelta += ((gc - cm) >> 31) - ((cc - cm) >> 31);  // as in the u8 kernel
@@ -365,7 +405,7 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
         rebuild(need, y);
         const int t = w.rank - cbelow;  // the median's rank among the fine keys
         if (!need && (fbelow > t || fbelow + fine[fm] <= t)) settle_lanes(fine, t, fm, fbelow, s.lane, s.mask);
-        if (live && s.lane == 0) store<std::uint16_t>(a, s.x, y, (cm << 8) | fm);
+        if (live) store<std::uint16_t>(a, s.x, y, (cm << kFineBits) | fm);
     }
 }
 
@@ -383,30 +423,43 @@ bool square(const ColumnsWindow& w) {
 int band_rows(int k) { return (std::max(96, k) + 31) / 32 * 32; }
 
 template <class Kernel, class... Extra>
-cudaError_t launch(Kernel kernel, int words, const PlanesArgs& a, const ColumnsWindow& w,
+cudaError_t launch(Kernel kernel, int words, int band, const PlanesArgs& a, const ColumnsWindow& w,
                    cudaStream_t stream, Extra... extra) {
     const std::size_t bytes = (std::size_t(words) * kStride + kOutputs + 2 * w.radius_x) * sizeof(unsigned);
     const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(bytes));
     if (e != cudaSuccess) return e;
-    const int band = band_rows(2 * w.radius_x + 1);
     const dim3 grid((a.width + kOutputs - 1) / kOutputs, (a.height + band - 1) / band, a.planes);
     kernel<<<grid, kThreads, bytes, stream>>>(a, w, extra..., band);
     return cudaGetLastError();
 }
 
+template <int kFineBits>
+cudaError_t launch_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream, const std::uint32_t* ranked,
+                       int band) {
+    constexpr int words = Bins16<(65536 >> kFineBits)>::kWords + Bins16<(1 << kFineBits)>::kWords;
+    return square(w) ? launch(median_histogram_u16<true, kFineBits>, words, band, a, w, stream, ranked)
+                     : launch(median_histogram_u16<false, kFineBits>, words, band, a, w, stream, ranked);
+}
+
 }  // namespace
 
 cudaError_t launch_median_histogram_u8(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream) {
-    return square(w) ? launch(median_histogram_u8<true>, Bins32::kWords, a, w, stream)
-                     : launch(median_histogram_u8<false>, Bins32::kWords, a, w, stream);
+    const int band = band_rows(2 * w.radius_x + 1);
+    return square(w) ? launch(median_histogram_u8<true>, Bins32::kWords, band, a, w, stream)
+                     : launch(median_histogram_u8<false>, Bins32::kWords, band, a, w, stream);
 }
 
+// Windows 48 and wider take fine histograms of 512 bins, in bands of 384 rows: the median
+// leaves a fine histogram half as often as one of 256 bins, and each band starts by building
+// every output's. On the H100 (4096^2, bench/results/exact-large-h100-2026-11-24b.md), f32
+// through ranks k = 65 went from 0.87 to 1.04 Gpix/s and k = 129 from 0.43 to 0.57; at k = 31
+// the fewer warps resident cost more (1.73 against 1.40).
 cudaError_t launch_median_histogram_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream,
                                         const std::uint32_t* ranked) {
-    constexpr int words = 2 * Bins16::kWords;
-    return square(w) ? launch(median_histogram_u16<true>, words, a, w, stream, ranked)
-                     : launch(median_histogram_u16<false>, words, a, w, stream, ranked);
+    const int k = 2 * w.radius_x + 1;
+    return k >= 48 ? launch_u16<9>(a, w, stream, ranked, std::max(384, band_rows(k)))
+                   : launch_u16<8>(a, w, stream, ranked, band_rows(k));
 }
 
 }  // namespace fastmedian::kernels

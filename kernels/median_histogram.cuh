@@ -2,8 +2,8 @@
 // column has one histogram in shared memory, kept by four threads that split the window's
 // columns, for a band of rows: moving one row down removes the top pixel of every window
 // column and adds the one below its bottom, and the median is tracked from the last one.
-// u16 keys use a coarse histogram of the high byte and, for the median's coarse bin only, a
-// fine one of the low byte (rebuilt from the window when the median changes bin).
+// u16 keys use a coarse histogram of the high bits and, for the median's coarse bin only, a
+// fine one of the low 8 or 9 bits (rebuilt from the window when the median changes bin).
 // Serves any window of rows of centred runs whose pixel count fits 16-bit counts.
 #pragma once
 

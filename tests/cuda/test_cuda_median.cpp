@@ -137,15 +137,17 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
         }
 }
 
-// Windows past the tile kernels (squares 51 and 65, circles of radius 30) on u8 and u16: the
-// sliding histograms, whose blocks of 32 columns read straight along rows inside the image and through
-// a table of border columns elsewhere, in bands of 96 rows (300 rows: bands that start and
-// end both in the border rows and among the image's, where squares of 65 load the next row's
-// keys ahead, and a short last band). Full-range noise, ties, a ramp
+// Windows past the tile kernels (squares 25 and 65, circles of radius 20 and 30): the sliding
+// histograms, whose blocks of 32 columns read straight along rows inside the image and through
+// a table of border columns elsewhere, in bands of 96 rows, or of 384 for u16 and f32 windows
+// of 48 and wider, which keep fine histograms of 512 bins, not 256 (840 rows: bands that start
+// and end both in the border rows and among the image's, where u8 squares of 65 load the next
+// row's keys ahead, and a short last band). Full-range noise, ties, a ramp
 // down the rows (the u16 median changes coarse bin every few rows) and a constant image, with
 // two planes, against the CPU backend (itself checked against the reference in the CPU tests).
 TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
-    const fm::Window windows[] = {fm::Window::square(51), fm::Window::square(65), fm::Window::circle(30)};
+    const fm::Window windows[] = {fm::Window::square(25), fm::Window::square(65), fm::Window::circle(20),
+                                  fm::Window::circle(30)};
     std::uint32_t seed = 7000;
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)
@@ -153,7 +155,7 @@ TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
                 // Noise, ties, a ramp that moves the median across coarse bins every few rows,
                 // a constant image, and five levels far apart (u16 ranks close the gaps).
                 for (int variant = 0; variant < 5; ++variant) {
-                    Stack src(t, 150, 300, 2, 5, 1);
+                    Stack src(t, 150, 840, 2, 5, 1);
                     fmtest::fill_random(src, seed++, variant == 1 ? 3 : variant == 3 ? 1 : variant == 4 ? 5 : 0);
                     std::mt19937 rng(seed);
                     for (std::int64_t z = 0; z < src.planes; ++z)
