@@ -237,7 +237,9 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_con
     if (live) store<std::uint8_t>(a, s.x, s.y0, m);
     // Squares in blocks inside the image, rows of the image: a lane's first kAhead keys of the
     // next row load before this row settles, so the row starts on keys at hand. u8 k = 65 on
-    // the H100: 7.9 Gpix/s without, 8.7 with (16 keys), 8.5 with 8.
+    // the H100: 7.9 Gpix/s without, 8.7 with (16 keys), 8.5 with 8. This loop repeats slide()'s
+    // on purpose: slide() taking the keys ahead compiled to fewer registers and ran slower
+    // (k = 65: 8.24 against 8.61; bench/results/exact-large-h100-2026-11-24b.md).
     constexpr int kAhead = 16;
     const int rx = w.radius_x, hh = w.half_height[0], full = (2 * rx + 1) / kLanes;
     const std::int64_t pitch = a.src_pitch;
