@@ -342,6 +342,7 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
     constexpr int kFine = 1 << kFineBits;
     using Coarse = Bins16<65536 / kFine>;
     using Fine = Bins16<kFine>;
+    static_assert(Coarse::kSize * Fine::kSize == 65536, "the two histograms split the 16-bit keys");
     const int outside = static_cast<int>(ranked != nullptr ? ranked[1] : a.outside_key);
     const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, Coarse::kWords + Fine::kWords, outside, band);
     // Every lane stays for the warp's rebuilds: outputs past the image's edge run on the
