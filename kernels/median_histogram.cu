@@ -44,11 +44,15 @@ struct Bins16 {
     __device__ void remove(int b) const { atomicSub(word(b), one(b)); }  // never below 0: no borrow
 };
 
-// Clears an output's histogram, its lanes sharing the words.
-template <class Bins>
-__device__ void clear(const Bins& h, int lane) {
-    for (int i = lane; i < Bins::kWords; i += kLanes) h.words[i * kStride] = 0;
-}
+// A u16 output's two histograms: coarse bins of key >> kFineBits, then fine bins of the low
+// kFineBits bits; the kernel and its launch (which sizes the shared memory) both take them here.
+template <int kFineBits>
+struct U16Bins {
+    using Coarse = Bins16<(65536 >> kFineBits)>;
+    using Fine = Bins16<(1 << kFineBits)>;
+    static constexpr int kWords = Coarse::kWords + Fine::kWords;
+    static_assert(Coarse::kSize * Fine::kSize == 65536, "the two histograms split the 16-bit keys");
+};
 
 // Moves median bin m (with `below` counts under it) until it holds rank `rank`.
 template <class Bins>
@@ -340,11 +344,10 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
     if (ranked != nullptr && ranked[0] > kMaxRanks) return;
     extern __shared__ unsigned shared[];
     constexpr int kFine = 1 << kFineBits;
-    using Coarse = Bins16<65536 / kFine>;
-    using Fine = Bins16<kFine>;
-    static_assert(Coarse::kSize * Fine::kSize == 65536, "the two histograms split the 16-bit keys");
+    using Coarse = typename U16Bins<kFineBits>::Coarse;
+    using Fine = typename U16Bins<kFineBits>::Fine;
     const int outside = static_cast<int>(ranked != nullptr ? ranked[1] : a.outside_key);
-    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, Coarse::kWords + Fine::kWords, outside, band);
+    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, U16Bins<kFineBits>::kWords, outside, band);
     // Every lane stays for the warp's rebuilds: outputs past the image's edge run on the
     // border's columns and store nothing.
     const bool live = s.x < a.width && s.lane == 0;  // stores the output
@@ -440,7 +443,7 @@ cudaError_t launch(Kernel kernel, int words, int band, const PlanesArgs& a, cons
 template <int kFineBits>
 cudaError_t launch_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream, const std::uint32_t* ranked,
                        int band) {
-    constexpr int words = Bins16<(65536 >> kFineBits)>::kWords + Bins16<(1 << kFineBits)>::kWords;
+    constexpr int words = U16Bins<kFineBits>::kWords;
     return square(w) ? launch(median_histogram_u16<true, kFineBits>, words, band, a, w, stream, ranked)
                      : launch(median_histogram_u16<false, kFineBits>, words, band, a, w, stream, ranked);
 }
