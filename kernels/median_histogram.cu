@@ -31,26 +31,24 @@ struct Bins32 {
     __device__ void remove(int b) const { atomicSub(words + b * kStride, 1u); }
 };
 
-// 16-bit counts, two bins to a word (u16, which keeps two histograms per output).
+// 16-bit counts, two bins to a word (u16: its fine histograms, and its coarse one for a band's first window).
 template <int kBinCount>
 struct Bins16 {
     static constexpr int kSize = kBinCount;
     static constexpr int kWords = kBinCount / 2;
     unsigned* words;
     __device__ unsigned* word(int b) const { return words + (b >> 1) * kStride; }
-    __device__ static unsigned one(int b) { return 1u << ((b & 1) * 16); }
+    __device__ static unsigned one(int b) { return 1u + (b & 1) * 0xFFFFu; }  // 1 << 16 for odd bins
     __device__ int operator[](int b) const { return (*word(b) >> ((b & 1) * 16)) & 0xFFFF; }
     __device__ void add(int b) const { atomicAdd(word(b), one(b)); }
-    __device__ void remove(int b) const { atomicSub(word(b), one(b)); }  // never below 0: no borrow
 };
 
-// A u16 output's two histograms: coarse bins of key >> kFineBits, then fine bins of the low
-// kFineBits bits; the kernel and its launch (which sizes the shared memory) both take them here.
+// A u16 output's histograms: coarse bins of key >> kFineBits, fine bins of the low kFineBits
+// bits; the kernel and its launch (which sizes the shared memory) both take them here.
 template <int kFineBits>
 struct U16Bins {
     using Coarse = Bins16<(65536 >> kFineBits)>;
     using Fine = Bins16<(1 << kFineBits)>;
-    static constexpr int kWords = Coarse::kWords + Fine::kWords;
     static_assert(Coarse::kSize * Fine::kSize == 65536, "the two histograms split the 16-bit keys");
 };
 
@@ -86,18 +84,28 @@ struct Plane {
     }
 };
 
-// The lanes of this thread's output, and the sum of v over them.
-__device__ unsigned lanes_mask() { return 0xFu << (threadIdx.x % 32 & ~(kLanes - 1)); }
-__device__ int lanes_sum(int v, unsigned mask) {
-    for (int s = 1; s < kLanes; s <<= 1) v += __shfl_xor_sync(mask, v, s);
+// The sum of v over the lanes of this thread's output.
+__device__ int lanes_sum(int v) {
+    for (int s = 1; s < kLanes; s <<= 1) v += __shfl_xor_sync(~0u, v, s);
     return v;
 }
 
+// This thread's output pixel down the band, a row a put(); only `live` lanes store. The address
+// recomputed every row cost the u16 kernel about 25 instructions a row.
 template <class T>
-__device__ void store(const PlanesArgs& a, int x, int y, int value) {
-    char* row = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride + y * a.dst_pitch;
-    reinterpret_cast<T*>(row)[x] = static_cast<T>(value);
-}
+struct Out {
+    char* at;
+    std::int64_t pitch;
+    bool live;
+    __device__ Out(const PlanesArgs& a, int x, int y, bool live)
+        : at(static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride + y * a.dst_pitch + x * std::int64_t(sizeof(T))),
+          pitch(a.dst_pitch),
+          live(live) {}
+    __device__ void put(int value) {
+        if (live) *reinterpret_cast<T*>(at) = static_cast<T>(value);
+        at += pitch;
+    }
+};
 
 // What every kernel starts with: the block's column table, zeroed histograms (`words` words per
 // output), and this thread's output column, lane and band.
@@ -105,7 +113,6 @@ template <class T>
 struct Start {
     int o, lane, x, y0, y1;
     bool inside;  // every column of the block's windows lies in the image
-    unsigned mask;
     Plane<T> src;
 };
 
@@ -119,7 +126,7 @@ __device__ Start<T> start(const PlanesArgs& a, const ColumnsWindow& w, unsigned*
     for (int i = threadIdx.x; i < words * kStride; i += kThreads) shared[i] = 0;
     __syncthreads();
     Start<T> s{static_cast<int>(threadIdx.x) / kLanes, static_cast<int>(threadIdx.x) % kLanes, 0, 0, 0,
-               bx - w.radius_x >= 0 && bx + kOutputs - 1 + w.radius_x < a.width, lanes_mask(),
+               bx - w.radius_x >= 0 && bx + kOutputs - 1 + w.radius_x < a.width,
                Plane<T>{static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride, a, cols, outside}};
     s.x = bx + s.o;
     s.y0 = blockIdx.y * band;
@@ -168,59 +175,100 @@ __device__ __forceinline__ void slide(const Start<T>& s, const ColumnsWindow& w,
     }
 }
 
-// Calls f(key) for each value at row y of output o's window columns first, first + step, ...
-// Columns whose rows all lie in the image step down them by pointer.
+// Calls f(key) for each value of the block's column t from row y - hh to y + hh, stepping down
+// the column by pointer where its rows all lie in the image.
 template <class T, class F>
-__device__ void each_value(const Start<T>& s, const ColumnsWindow& w, int o, int first, int step, int y, F&& f) {
+__device__ __forceinline__ void each_in_column(const Start<T>& s, int t, int hh, int y, F&& f) {
     const PlanesArgs& a = s.src.a;
-    for (int i = first; i <= 2 * w.radius_x; i += step) {
-        const int hh = w.half_height[i], c = s.src.cols[o + i];
-        if (c >= 0 && y - hh >= 0 && y + hh < a.height) {
-            const char* p = s.src.base + (y - hh) * a.src_pitch + c * std::int64_t(sizeof(T));
-            for (int dy = -hh; dy <= hh; ++dy, p += a.src_pitch) f(int(*reinterpret_cast<const T*>(p)));
-        } else {
-            for (int dy = -hh; dy <= hh; ++dy) f(s.src.key(o + i, y + dy));
-        }
+    const int c = s.src.cols[t];
+    if (c >= 0 && y - hh >= 0 && y + hh < a.height) {
+        const char* p = s.src.base + (y - hh) * a.src_pitch + c * std::int64_t(sizeof(T));
+        for (int dy = -hh; dy <= hh; ++dy, p += a.src_pitch) f(int(*reinterpret_cast<const T*>(p)));
+    } else {
+        for (int dy = -hh; dy <= hh; ++dy) f(s.src.key(t, y + dy));
     }
 }
 
+// Calls f(key) for each value at row y of output o's window columns first, first + step, ...
+template <class T, class F>
+__device__ void each_value(const Start<T>& s, const ColumnsWindow& w, int o, int first, int step, int y, F&& f) {
+    for (int i = first; i <= 2 * w.radius_x; i += step) each_in_column(s, o + i, w.half_height[i], y, f);
+}
+
+// Can first_windows() build these windows? Squares at least 9 columns wide.
+__host__ __device__ bool shares_columns(bool square, const ColumnsWindow& w) { return square && w.radius_x >= 4; }
+
+// The window histograms (`words` words each, zeroed) of a warp's eight outputs at row y, for
+// squares: the window columns that all eight share are split over the warp's 32 lanes, each
+// adding (`add`) into its own output's histogram, so that a warp's adds fall in different
+// banks; the eight partial histograms are summed and every output takes the sum; then each
+// output adds its seven columns outside the shared ones. Each output building its own window
+// read k^2 / 4 keys a lane; this, k (k - 7) / 32 + 7k / 4.
+template <class T, class Add>
+__device__ void first_windows(const Start<T>& s, const ColumnsWindow& w, unsigned* shared, int words, int y,
+                              Add&& add) {
+    constexpr int kEight = 32 / kLanes, kOwn = kEight - 1;  // a warp's outputs; columns of an output's own
+    static_assert(kEight == 8, "a bin's words of a warp's outputs are two uint4");
+    const int warp_lane = threadIdx.x % 32, first = s.o & ~kOwn, d = s.o - first;
+    const int rx = w.radius_x, hh = w.half_height[0];
+    for (int t = first + kOwn + warp_lane; t <= first + 2 * rx; t += 32) each_in_column(s, t, hh, y, add);
+    __syncwarp();
+    for (int i = warp_lane; i < words; i += 32) {  // 16-byte aligned: kStride and kEight words are multiples of 4
+        uint4* p = reinterpret_cast<uint4*>(shared + i * kStride + first);
+        const uint4 l = p[0], h = p[1];
+        const unsigned sum = l.x + l.y + l.z + l.w + h.x + h.y + h.z + h.w;
+        p[0] = p[1] = make_uint4(sum, sum, sum, sum);
+    }
+    __syncwarp();
+    // The columns left of the shared ones, o ... first + 6, then right of them, first + 2rx + 1 ... o + 2rx.
+    for (int j = s.lane; j < kOwn; j += kLanes)
+        each_in_column(s, j < kOwn - d ? s.o + j : first + 2 * rx + 1 + j - (kOwn - d), hh, y, add);
+}
+
 // The sum of v over this lane and the lanes of its output before it.
-__device__ __forceinline__ int lanes_prefix(int v, int lane, unsigned mask) {
+__device__ __forceinline__ int lanes_prefix(int v, int lane) {
     for (int d = 1; d < kLanes; d <<= 1) {
-        const int t = __shfl_up_sync(mask, v, d, kLanes);
+        const int t = __shfl_up_sync(~0u, v, d, kLanes);
         if (lane >= d) v += t;
     }
     return v;
 }
 
-// settle() by the four lanes of an output, four bins a step: the median of float ranks moves by
-// tens of fine bins a row, and one bin a step waits on a shared load each. The histogram's
-// bins [0, kSize) must hold the rank.
+// settle() for the outputs that `move`, by the four lanes of each, four bins a step: the median
+// of float ranks moves by tens of fine bins a row, and one bin a step waits on a shared load
+// each. The whole warp takes every step, so that its shuffles and votes take all 32 lanes: a
+// call by the moving outputs' lanes alone, with their mask, ran the votes serialised (ncu, u16
+// k = 65: a quarter of the kernel's stall samples). The histogram's bins [0, kSize) must hold
+// the rank.
 template <class Bins>
-__device__ __forceinline__ void settle_lanes(const Bins& h, int rank, int& m, int& below, int lane,
-                                             unsigned mask) {
+__device__ __forceinline__ void settle_lanes(const Bins& h, int rank, int& m, int& below, int lane, bool move) {
     const int group = threadIdx.x % 32 & ~(kLanes - 1);
-    while (below > rank) {  // bins m - 1 - lane, nearest first
+    bool down = move && below > rank;
+    while (__any_sync(~0u, down)) {  // bins m - 1 - lane, nearest first
         const int b = m - 1 - lane;
-        const int sum = lanes_prefix(b >= 0 ? h[b] : 0, lane, mask);
-        const unsigned hit = __ballot_sync(mask, below - sum <= rank) >> group & 0xFu;
+        const int sum = lanes_prefix(down && b >= 0 ? h[b] : 0, lane);
+        const unsigned hit = __ballot_sync(~0u, below - sum <= rank) >> group & 0xFu;
         const int j = hit != 0 ? __ffs(hit) - 1 : kLanes - 1;
-        below -= __shfl_sync(mask, sum, j, kLanes);
-        m -= j + 1;
-    }
-    for (;;) {  // bins m + lane
-        const int b = m + lane;
-        const int here = b < Bins::kSize ? h[b] : 0;
-        const int sum = lanes_prefix(here, lane, mask);
-        const unsigned hit = __ballot_sync(mask, below + sum > rank) >> group & 0xFu;
-        if (hit != 0) {
-            const int j = __ffs(hit) - 1;
-            below += __shfl_sync(mask, sum - here, j, kLanes);
-            m += j;
-            return;
+        const int step = __shfl_sync(~0u, sum, j, kLanes);
+        if (down) {
+            below -= step;
+            m -= j + 1;
+            down = below > rank;
         }
-        below += __shfl_sync(mask, sum, kLanes - 1, kLanes);
-        m += kLanes;
+    }
+    bool up = move;
+    while (__any_sync(~0u, up)) {  // bins m + lane
+        const int b = m + lane;
+        const int here = up && b < Bins::kSize ? h[b] : 0;
+        const int sum = lanes_prefix(here, lane);
+        const unsigned hit = __ballot_sync(~0u, below + sum > rank) >> group & 0xFu;
+        const int j = hit != 0 ? __ffs(hit) - 1 : kLanes;  // the rank's bin is m + j
+        const int prior = __shfl_sync(~0u, sum, (j - 1) & (kLanes - 1), kLanes);  // counts of bins m ... m + j - 1
+        if (up) {
+            below += j == 0 ? 0 : prior;
+            m += j;
+            up = hit == 0;
+        }
     }
 }
 
@@ -232,13 +280,16 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_con
                                                                 const __grid_constant__ ColumnsWindow w, int band) {
     extern __shared__ unsigned shared[];
     const Start<std::uint8_t> s = start<std::uint8_t>(a, w, shared, Bins32::kWords, int(a.outside_key), band);
-    const bool live = s.x < a.width && s.lane == 0;  // stores the output
+    Out<std::uint8_t> out(a, s.x, s.y0, s.x < a.width && s.lane == 0);
     const Bins32 h{shared + s.o};
-    each_value(s, w, s.o, s.lane, kLanes, s.y0, [&](int k) { h.add(k); });
+    if (shares_columns(kSquare, w))
+        first_windows(s, w, shared, Bins32::kWords, s.y0, [&](int k) { h.add(k); });
+    else
+        each_value(s, w, s.o, s.lane, kLanes, s.y0, [&](int k) { h.add(k); });
     __syncwarp();
     int m = 0, below = 0;
     settle(h, w.rank, m, below);
-    if (live) store<std::uint8_t>(a, s.x, s.y0, m);
+    out.put(m);
     // Squares in blocks inside the image, rows of the image: a lane's first kAhead keys of the
     // next row load before this row settles, so the row starts on keys at hand. u8 k = 65 on
     // the H100: 7.9 Gpix/s without, 8.7 with (16 keys), 8.5 with 8. This loop repeats slide()'s
@@ -287,19 +338,22 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_con
             slide<kSquare>(s, w, y, f);
             have = false;
         }
-        below += lanes_sum(delta, ~0u);
+        below += lanes_sum(delta);
         __syncwarp();
         settle(h, w.rank, m, below);
-        if (live) store<std::uint8_t>(a, s.x, y, m);
+        out.put(m);
     }
 }
 
-// The bin of rank t in a histogram of 16-bit counts that holds it, by the whole warp, and the
-// count below that bin: (below << 16) | bin. After a rebuild the median's fine bin may lie
-// anywhere: each lane sums a 32nd of the bins, and the lane whose share holds the rank walks
-// it (settle_lanes from bin 0 took kFine / 4 dependent steps).
+// Where rank t of a 16-bit-count histogram lies, found by the whole warp: each lane sums a
+// 32nd of the bins, a prefix sum over the lanes finds the lane whose share holds the rank, and
+// that lane walks its bins in registers (the four lanes of an output walking from bin 0 took
+// kSize / 4 dependent steps). A negative t counts from the top: rank total + t.
+struct Found {
+    int bin, below, total;  // the rank's bin and the count below it (if the rank lies inside), all counts
+};
 template <class Bins>
-__device__ __forceinline__ unsigned find_rank(const Bins& h, int t) {
+__device__ __forceinline__ Found find_rank(const Bins& h, int t) {
     constexpr int kPer = Bins::kSize / 32;
     const int lane = threadIdx.x % 32;
     int count[kPer], sum = 0;
@@ -316,6 +370,8 @@ __device__ __forceinline__ unsigned find_rank(const Bins& h, int t) {
         const int v = __shfl_up_sync(~0u, upto, d);
         if (lane >= d) upto += v;
     }
+    const int total = __shfl_sync(~0u, upto, 31);
+    if (t < 0) t += total;
     int below = upto - sum, bin = lane * kPer;
     bool on = true;
 #pragma unroll
@@ -326,13 +382,20 @@ __device__ __forceinline__ unsigned find_rank(const Bins& h, int t) {
             ++bin;
         }
     }
-    const int owner = __ffs(__ballot_sync(~0u, upto - sum <= t && t < upto)) - 1;
-    return __shfl_sync(~0u, unsigned(below) << 16 | bin, owner);
+    const unsigned owners = __ballot_sync(~0u, upto - sum <= t && t < upto);
+    const unsigned found = __shfl_sync(~0u, unsigned(below) << 16 | bin, owners != 0 ? __ffs(owners) - 1 : 0);
+    return {int(found & 0xFFFF), int(found >> 16), total};
 }
 
-// u16: a coarse histogram of key >> kFineBits and a fine one of the low kFineBits bits for the
-// median's coarse bin, rebuilt from the whole window when the median changes coarse bin. A
-// rebuild reads the whole window, so the whole warp does it, each output's in turn (one
+// u16: keys split into a coarse bin (key >> kFineBits) and a fine one (the low bits). An output
+// keeps the counts below its median's coarse bin and in it, and a fine histogram of that
+// coarse bin's keys; moving a row costs a fine update only for keys of that bin. When the
+// median leaves the coarse bin, the warp rebuilds the fine histogram of the next coarse bin
+// that way from the whole window, and counts it, until the bin holds the median. A histogram
+// of the coarse bins is built only for a band's first window (in the fine histogram's words):
+// updating it for every key cost two more shared atomics a key, on a few words shared by the
+// output's four lanes (ranks of 1712 values fill 4 coarse bins of 512).
+// A rebuild reads the whole window, so the whole warp does it, each output's in turn (one
 // output's four lanes alone would hold the warp up eight times as long: u16 k=65 went from
 // 0.27 to 0.43 Gpix/s, floats through ranks from 0.63 to 0.81).
 // Keys that are dense ranks (median_ranks.cuh) come with `ranked`: {distinct values, the
@@ -347,71 +410,116 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
     using Coarse = typename U16Bins<kFineBits>::Coarse;
     using Fine = typename U16Bins<kFineBits>::Fine;
     const int outside = static_cast<int>(ranked != nullptr ? ranked[1] : a.outside_key);
-    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, U16Bins<kFineBits>::kWords, outside, band);
+    const Start<std::uint16_t> s = start<std::uint16_t>(a, w, shared, Fine::kWords, outside, band);
     // Every lane stays for the warp's rebuilds: outputs past the image's edge run on the
     // border's columns and store nothing.
-    const bool live = s.x < a.width && s.lane == 0;  // stores the output
-    const Coarse coarse{shared + s.o};
-    unsigned* const fine_words = shared + Coarse::kWords * kStride;
-    const Fine fine{fine_words + s.o};
+    Out<std::uint16_t> out(a, s.x, s.y0, s.x < a.width && s.lane == 0);
+    const Fine fine{shared + s.o};
+    const unsigned fine_at = static_cast<unsigned>(__cvta_generic_to_shared(fine.words));
     const int warp_lane = threadIdx.x % 32, warp_output = (threadIdx.x - warp_lane) / kLanes;
-    int cm = 0, cbelow = 0, fm = 0, fbelow = 0;  // coarse bin and fine bin of the median
-    // The fine histograms of the warp's outputs that `need` one, from the windows of row y, and
-    // their medians' fine bins.
+    // The median's coarse bin, the counts below it and in it, its fine bin and the fine count below.
+    int cm = 0, cbelow = 0, ccount = 0, fm = 0, fbelow = 0;
+    // Takes an output's fine histogram, found by find_rank() for its coarse bin cm (with cbelow
+    // counting below cm, or below cm + 1 where the median left cm + 1 downwards). Returns
+    // whether the median lies outside that coarse bin: cm is then the next one to try.
+    auto take = [&](const Found& f) {
+        if (w.rank < cbelow) cbelow -= f.total;
+        ccount = f.total;
+        fm = f.bin;
+        fbelow = f.below;
+        const bool left = w.rank < cbelow || w.rank >= cbelow + ccount;
+        if (w.rank >= cbelow + ccount) cbelow += ccount;
+        if (left) cm += w.rank < cbelow ? -1 : 1;
+        return left;
+    };
+    // Rebuilds the fine histograms of the warp's outputs that `need` one, from the windows of
+    // row y, until each holds its median.
     auto rebuild = [&](bool need, int y) {
-        for (unsigned todo = __ballot_sync(~0u, need && s.lane == 0); todo != 0; todo &= todo - 1) {
-            const int leader = __ffs(todo) - 1;
-            const int hi = __shfl_sync(~0u, cm, leader);
-            const Fine h{fine_words + warp_output + leader / kLanes};
-            for (int i = warp_lane; i < Fine::kWords; i += 32) h.words[i * kStride] = 0;
-            __syncwarp();
-            each_value(s, w, warp_output + leader / kLanes, warp_lane, 32, y, [&](int k) {
-                if ((k >> kFineBits) == hi) h.add(k & (kFine - 1));
-            });
-            __syncwarp();
-            const unsigned found = find_rank(h, w.rank - __shfl_sync(~0u, cbelow, leader));
-            if (warp_lane / kLanes == leader / kLanes) {
-                fm = static_cast<int>(found & 0xFFFF);
-                fbelow = static_cast<int>(found >> 16);
+        for (unsigned todo; (todo = __ballot_sync(~0u, need && s.lane == 0)) != 0;) {
+            for (; todo != 0; todo &= todo - 1) {
+                const int leader = __ffs(todo) - 1;
+                const int hi = __shfl_sync(~0u, cm, leader);
+                const Fine h{shared + warp_output + leader / kLanes};
+                for (int i = warp_lane; i < Fine::kWords; i += 32) h.words[i * kStride] = 0;
+                __syncwarp();
+                each_value(s, w, warp_output + leader / kLanes, warp_lane, 32, y, [&](int k) {
+                    if ((k >> kFineBits) == hi) h.add(k & (kFine - 1));
+                });
+                __syncwarp();
+                const Found f = find_rank(h, w.rank - __shfl_sync(~0u, cbelow, leader));
+                if (warp_lane / kLanes == leader / kLanes) need = take(f);
             }
         }
     };
-    each_value(s, w, s.o, s.lane, kLanes, s.y0, [&](int k) { coarse.add(k >> kFineBits); });
+    // The first window: a histogram of the coarse bins (in the fine histogram's words) finds
+    // the median's coarse bin.
+    const Coarse coarse{shared + s.o};
+    static_assert(Coarse::kWords <= Fine::kWords, "the first window's coarse histogram fits a fine one");
+    auto add_coarse = [&](int k) { coarse.add(k >> kFineBits); };
+    if (shares_columns(kSquare, w))
+        first_windows(s, w, shared, Coarse::kWords, s.y0, add_coarse);
+    else
+        each_value(s, w, s.o, s.lane, kLanes, s.y0, add_coarse);
     __syncwarp();
     settle(coarse, w.rank, cm, cbelow);
-    rebuild(true, s.y0);
-    if (live) store<std::uint16_t>(a, s.x, s.y0, (cm << kFineBits) | fm);
+    __syncwarp();  // every lane has read the coarse counts before they are cleared
+    bool need = true;
+    if (shares_columns(kSquare, w)) {
+        // Squares: the fine histograms of the coarse bin of the warp's first output's median,
+        // by first_windows(), serve every output whose median lies there too.
+        for (int i = s.lane; i < Coarse::kWords; i += kLanes) coarse.words[i * kStride] = 0;
+        __syncwarp();
+        const int hi = __shfl_sync(~0u, cm, 0);
+        first_windows(s, w, shared, Fine::kWords, s.y0, [&](int k) {
+            if ((k >> kFineBits) == hi) fine.add(k & (kFine - 1));
+        });
+        __syncwarp();
+        for (unsigned todo = __ballot_sync(~0u, cm == hi && s.lane == 0); todo != 0; todo &= todo - 1) {
+            const int leader = __ffs(todo) - 1;
+            const Found f = find_rank(Fine{shared + warp_output + leader / kLanes},
+                                      w.rank - __shfl_sync(~0u, cbelow, leader));
+            if (warp_lane / kLanes == leader / kLanes) take(f);
+        }
+        need = cm != hi;
+    }
+    rebuild(need, s.y0);
+    out.put((cm << kFineBits) | fm);
     for (int y = s.y0 + 1; y < s.y1; ++y) {
         __syncwarp();
-        int cdelta = 0, fdelta = 0;
+        // Counts of the keys below the coarse bin (`low`), below the median's fine bin, below
+        // the coarse bin's end, by sign bits; every key updates the fine histogram, by 0 where
+        // it lies outside the coarse bin. An `if` around the updates compiled to a branch that
+        // nearly every warp took both ways; a predicated update, to the same branch.
+        const int low = cm << kFineBits, low_fm = low + fm, high = low + kFine;
+        // Adds v to the fine histogram's word of bin b & (kFine - 1), addressed in bytes from a
+        // shared-window base: one multiply-add (nvcc made it three from the word index).
+        auto fine_add = [&](int b, unsigned v) {
+            asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(fine_at + (b & (kFine - 2)) * (kStride * 2)), "r"(v)
+                         : "memory");
+        };
+        int dlow = 0, dfm = 0, dhigh = 0;
         slide<kSquare>(s, w, y, [&](int gone, int come) {
-            const int gc = gone >> kFineBits, cc = come >> kFineBits, gf = gone & (kFine - 1), cf = come & (kFine - 1);
-            coarse.remove(gc);
-            coarse.add(cc);
-            cdelta += ((gc - cm) >> 31) - ((cc - cm) >> 31);  // as in the u8 kernel
-            if (gc == cm) {
-                fine.remove(gf);
-                fdelta += (gf - fm) >> 31;
-            }
-            if (cc == cm) {
-                fine.add(cf);
-                fdelta -= (cf - fm) >> 31;
-            }
+            dlow += ((gone - low) >> 31) - ((come - low) >> 31);
+            dfm += ((gone - low_fm) >> 31) - ((come - low_fm) >> 31);
+            dhigh += ((gone - high) >> 31) - ((come - high) >> 31);
+            const int g = gone - low, c = come - low;
+            fine_add(g, unsigned(g) < kFine ? 0u - Fine::one(g) : 0u);  // never below 0: no borrow
+            fine_add(c, unsigned(c) < kFine ? Fine::one(c) : 0u);
         });
-        // Both sums in one word: each within +-2 x 289 columns.
-        const int both = lanes_sum(fdelta + cdelta * 65536, ~0u);
+        // Two sums to a word: each within +-kMaxColumns.
+        const int both = lanes_sum(dfm - dlow + dlow * 65536);
         const int fsum = int(unsigned(both) << 16) >> 16;
         fbelow += fsum;
         cbelow += (both - fsum) / 65536;
+        ccount += lanes_sum(dhigh - dlow);
         __syncwarp();
-        const int old = cm;
-        settle(coarse, w.rank, cm, cbelow);
-        const bool need = cm != old;
-        __syncwarp();
+        const bool need = w.rank < cbelow || w.rank >= cbelow + ccount;
+        if (w.rank >= cbelow + ccount) cbelow += ccount;
+        if (need) cm += w.rank < cbelow ? -1 : 1;
         rebuild(need, y);
         const int t = w.rank - cbelow;  // the median's rank among the fine keys
-        if (!need && (fbelow > t || fbelow + fine[fm] <= t)) settle_lanes(fine, t, fm, fbelow, s.lane, s.mask);
-        if (live) store<std::uint16_t>(a, s.x, y, (cm << kFineBits) | fm);
+        settle_lanes(fine, t, fm, fbelow, s.lane, !need && (fbelow > t || fbelow + fine[fm] <= t));
+        out.put((cm << kFineBits) | fm);
     }
 }
 
@@ -422,15 +530,22 @@ bool square(const ColumnsWindow& w) {
     return true;
 }
 
-// Rows a band: each band starts by building its whole first window (k^2 / 4 keys a lane, as
-// many as k / 2 rows' slides), and more, shorter bands spread better over the SMs. On the
-// H100, u8 k = 65: bands of 256 rows 7.3, of 96 rows 7.9 Gpix/s. Multiples of 32 rows, at
-// least k (a last band of one row would cost a whole first window).
-int band_rows(int k) { return (std::max(96, k) + 31) / 32 * 32; }
+// Rows a band: each band starts by building its first windows, and more, shorter bands spread
+// better over the SMs. Squares build them from the columns their outputs share
+// (first_windows(): about 2k keys a lane) and take 96 rows at every k (H100, 4096^2, u8
+// k = 255: bands of 256 rows 2.03 Gpix/s, of 96 rows 2.49; u16 k = 65: 384 rows 3.60, 96
+// rows 4.18). Other windows build each output's whole window (k^2 / 4 keys a lane, as many as
+// k / 2 rows' slides): multiples of 32 rows, at least k (a last band of one row would cost a
+// whole first window).
+int band_rows(const ColumnsWindow& w) {
+    const int k = 2 * w.radius_x + 1;
+    return shares_columns(square(w), w) ? 96 : (std::max(96, k) + 31) / 32 * 32;
+}
 
 template <class Kernel, class... Extra>
-cudaError_t launch(Kernel kernel, int words, int band, const PlanesArgs& a, const ColumnsWindow& w,
-                   cudaStream_t stream, Extra... extra) {
+cudaError_t launch(Kernel kernel, int words, const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream,
+                   Extra... extra) {
+    const int band = band_rows(w);
     const std::size_t bytes = (std::size_t(words) * kStride + kOutputs + 2 * w.radius_x) * sizeof(unsigned);
     const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(bytes));
@@ -441,31 +556,26 @@ cudaError_t launch(Kernel kernel, int words, int band, const PlanesArgs& a, cons
 }
 
 template <int kFineBits>
-cudaError_t launch_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream, const std::uint32_t* ranked,
-                       int band) {
-    constexpr int words = U16Bins<kFineBits>::kWords;
-    return square(w) ? launch(median_histogram_u16<true, kFineBits>, words, band, a, w, stream, ranked)
-                     : launch(median_histogram_u16<false, kFineBits>, words, band, a, w, stream, ranked);
+cudaError_t launch_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream, const std::uint32_t* ranked) {
+    constexpr int words = U16Bins<kFineBits>::Fine::kWords;
+    return square(w) ? launch(median_histogram_u16<true, kFineBits>, words, a, w, stream, ranked)
+                     : launch(median_histogram_u16<false, kFineBits>, words, a, w, stream, ranked);
 }
 
 }  // namespace
 
 cudaError_t launch_median_histogram_u8(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream) {
-    const int band = band_rows(2 * w.radius_x + 1);
-    return square(w) ? launch(median_histogram_u8<true>, Bins32::kWords, band, a, w, stream)
-                     : launch(median_histogram_u8<false>, Bins32::kWords, band, a, w, stream);
+    return square(w) ? launch(median_histogram_u8<true>, Bins32::kWords, a, w, stream)
+                     : launch(median_histogram_u8<false>, Bins32::kWords, a, w, stream);
 }
 
-// Windows 48 and wider take fine histograms of 512 bins, in bands of 384 rows: the median
-// leaves a fine histogram half as often as one of 256 bins, and each band starts by building
-// every output's. On the H100 (4096^2, bench/results/exact-large-h100-2026-11-24b.md), f32
-// through ranks k = 65 went from 0.87 to 1.04 Gpix/s and k = 129 from 0.43 to 0.57; at k = 31
-// the fewer warps resident cost more (1.73 against 1.40).
+// Windows 48 and wider take fine histograms of 512 bins: the median leaves a fine histogram
+// half as often as one of 256 bins (f32 ranks of the shared image, k = 65: on 4.2% of rows
+// against 8.1%). At k = 31 the 256-bin histograms keep more warps resident and run faster (H100,
+// 4096^2, u16 4.84 against 4.22 Gpix/s; bench/results/exact-large-h100-2026-11-24c.md).
 cudaError_t launch_median_histogram_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream,
                                         const std::uint32_t* ranked) {
-    const int k = 2 * w.radius_x + 1;
-    return k >= 48 ? launch_u16<9>(a, w, stream, ranked, std::max(384, band_rows(k)))
-                   : launch_u16<8>(a, w, stream, ranked, band_rows(k));
+    return 2 * w.radius_x + 1 >= 48 ? launch_u16<9>(a, w, stream, ranked) : launch_u16<8>(a, w, stream, ranked);
 }
 
 }  // namespace fastmedian::kernels

@@ -2,8 +2,9 @@
 // column has one histogram in shared memory, kept by four threads that split the window's
 // columns, for a band of rows: moving one row down removes the top pixel of every window
 // column and adds the one below its bottom, and the median is tracked from the last one.
-// u16 keys use a coarse histogram of the high bits and, for the median's coarse bin only, a
-// fine one of the low 8 or 9 bits (rebuilt from the window when the median changes bin).
+// u16 keys keep the counts below and in the median's coarse bin (the high bits) and a histogram
+// of that bin's keys by their low 8 or 9 bits, rebuilt from the window when the median changes
+// coarse bin.
 // Serves any window of rows of centred runs whose pixel count fits 16-bit counts.
 #pragma once
 
