@@ -139,12 +139,14 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
 
 // Windows past the tile kernels (squares 25 and 65, circles of radius 20 and 30): the sliding
 // histograms, whose blocks of 32 columns read straight along rows inside the image and through
-// a table of border columns elsewhere, in bands of 96 rows, or of 384 for u16 and f32 windows
-// of 48 and wider, which keep fine histograms of 512 bins, not 256 (840 rows: bands that start
-// and end both in the border rows and among the image's, where u8 squares of 65 load the next
-// row's keys ahead, and a short last band). Full-range noise, ties, a ramp
-// down the rows (the u16 median changes coarse bin every few rows) and a constant image, with
-// two planes, against the CPU backend (itself checked against the reference in the CPU tests).
+// a table of border columns elsewhere, in bands of 96 rows; u16 and f32 windows of 48 and wider
+// keep fine histograms of 512 bins, not 256 (840 rows: bands that start and end both in the
+// border rows and among the image's, where u8 squares of 65 load the next row's keys ahead,
+// and a short last band). Full-range noise, ties, a ramp down the rows (the u16 median changes
+// coarse bin every few rows, and jumps many where the u16 ramp wraps) with a step across it at
+// column 77 (the eight outputs of a warp start a band with medians in different coarse bins)
+// and a constant image, with two planes, against the CPU backend (itself checked against the
+// reference in the CPU tests).
 TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
     const fm::Window windows[] = {fm::Window::square(25), fm::Window::square(65), fm::Window::circle(20),
                                   fm::Window::circle(30)};
@@ -152,8 +154,9 @@ TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)
             for (const fm::Window& w : windows)
-                // Noise, ties, a ramp that moves the median across coarse bins every few rows,
-                // a constant image, and five levels far apart (u16 ranks close the gaps).
+                // Noise, ties, a ramp that moves the median across coarse bins every few rows
+                // (with a step across it), a constant image, and five levels far apart (u16
+                // ranks close the gaps).
                 for (int variant = 0; variant < 5; ++variant) {
                     Stack src(t, 150, 840, 2, 5, 1);
                     fmtest::fill_random(src, seed++, variant == 1 ? 3 : variant == 3 ? 1 : variant == 4 ? 5 : 0);
@@ -161,7 +164,7 @@ TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
                     for (std::int64_t z = 0; z < src.planes; ++z)
                         for (std::int64_t y = 0; y < src.height; ++y)
                             for (std::int64_t x = 0; x < src.width; ++x) {
-                                const int ramp = int(y) * 199 + int(rng() % 64);
+                                const int ramp = int(y) * 199 + int(rng() % 64) + (x >= 77 ? 30000 : 0);
                                 if (variant == 2 && t == fm::PixelType::u16) src.at<std::uint16_t>(z, y, x) = std::uint16_t(ramp);
                                 if (variant == 2 && t == fm::PixelType::u8) src.at<std::uint8_t>(z, y, x) = std::uint8_t(ramp >> 8);
                                 if (variant == 2 && t == fm::PixelType::f32) src.at<float>(z, y, x) = float(ramp) * 0.125f;
