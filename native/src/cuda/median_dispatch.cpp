@@ -36,11 +36,12 @@ kernels::ColumnsWindow columns_window(const Footprint& fp) {
 }
 
 // Squares the tiled networks serve faster than the sliding histograms (H100, 4096^2 tiled from
-// the shared images, bench/results/large-windows-h100-2026-11-23.md): u8 to 15 (21x21: 4.1
-// against 11.3 Gpix/s), u16 and f32 all of theirs, to 21.
+// the shared images): u8 and u16 to 15, f32 all of theirs, to 21. At 21x21 the tiled networks
+// spill (255 registers); u8 4.1 against 11.3 Gpix/s (bench/results/large-windows-h100-2026-11-23.md),
+// u16 4.51 against 5.14, f32 3.85 against 1.62 (bench/results/exact-large-h100-2026-11-24c.md).
 bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     const int k = 2 * fp.radius_y + 1;
-    return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type != PixelType::u8 || k <= 15);
+    return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type == PixelType::f32 || k <= 15);
 }
 
 // The sliding histograms' counts are 16-bit; u16 and f32 keys go through dense ranks where a
