@@ -389,7 +389,7 @@ __device__ __forceinline__ Found find_rank(const Bins& h, int t) {
 
 // u16: keys split into a coarse bin (key >> kFineBits) and a fine one (the low bits). An output
 // keeps the counts below its median's coarse bin and in it, and a fine histogram of that
-// coarse bin's keys; moving a row costs a fine update only for keys of that bin. When the
+// coarse bin's keys; moving a row changes the fine histogram only for keys of that bin. When the
 // median leaves the coarse bin, the warp rebuilds the fine histogram of the next coarse bin
 // that way from the whole window, and counts it, until the bin holds the median. A histogram
 // of the coarse bins is built only for a band's first window (in the fine histogram's words):
@@ -419,18 +419,24 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
     const int warp_lane = threadIdx.x % 32, warp_output = (threadIdx.x - warp_lane) / kLanes;
     // The median's coarse bin, the counts below it and in it, its fine bin and the fine count below.
     int cm = 0, cbelow = 0, ccount = 0, fm = 0, fbelow = 0;
-    // Takes an output's fine histogram, found by find_rank() for its coarse bin cm (with cbelow
-    // counting below cm, or below cm + 1 where the median left cm + 1 downwards). Returns
-    // whether the median lies outside that coarse bin: cm is then the next one to try.
-    auto take = [&](const Found& f) {
-        if (w.rank < cbelow) cbelow -= f.total;
-        ccount = f.total;
-        fm = f.bin;
-        fbelow = f.below;
+    // Whether the median lies outside coarse bin cm; if so, cm moves to the next one to try,
+    // with cbelow counting below it (above) or still below the one it left (below).
+    auto leaves = [&] {
         const bool left = w.rank < cbelow || w.rank >= cbelow + ccount;
         if (w.rank >= cbelow + ccount) cbelow += ccount;
         if (left) cm += w.rank < cbelow ? -1 : 1;
         return left;
+    };
+    // find_rank() over output `leader`'s fine histogram, of its coarse bin cm; that output's
+    // lanes take the counts and set `need` to whether the median lies in another coarse bin.
+    auto find = [&](int leader, bool& need) {
+        const Found f = find_rank(Fine{shared + warp_output + leader / kLanes}, w.rank - __shfl_sync(~0u, cbelow, leader));
+        if (warp_lane / kLanes != leader / kLanes) return;
+        if (w.rank < cbelow) cbelow -= f.total;  // the median left cm + 1 downwards
+        ccount = f.total;
+        fm = f.bin;
+        fbelow = f.below;
+        need = leaves();
     };
     // Rebuilds the fine histograms of the warp's outputs that `need` one, from the windows of
     // row y, until each holds its median.
@@ -446,8 +452,7 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
                     if ((k >> kFineBits) == hi) h.add(k & (kFine - 1));
                 });
                 __syncwarp();
-                const Found f = find_rank(h, w.rank - __shfl_sync(~0u, cbelow, leader));
-                if (warp_lane / kLanes == leader / kLanes) need = take(f);
+                find(leader, need);
             }
         }
     };
@@ -474,13 +479,9 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
             if ((k >> kFineBits) == hi) fine.add(k & (kFine - 1));
         });
         __syncwarp();
-        for (unsigned todo = __ballot_sync(~0u, cm == hi && s.lane == 0); todo != 0; todo &= todo - 1) {
-            const int leader = __ffs(todo) - 1;
-            const Found f = find_rank(Fine{shared + warp_output + leader / kLanes},
-                                      w.rank - __shfl_sync(~0u, cbelow, leader));
-            if (warp_lane / kLanes == leader / kLanes) take(f);
-        }
         need = cm != hi;
+        for (unsigned todo = __ballot_sync(~0u, !need && s.lane == 0); todo != 0; todo &= todo - 1)
+            find(__ffs(todo) - 1, need);  // leaves need false: the median lies in cm
     }
     rebuild(need, s.y0);
     out.put((cm << kFineBits) | fm);
@@ -513,9 +514,7 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
         cbelow += (both - fsum) / 65536;
         ccount += lanes_sum(dhigh - dlow);
         __syncwarp();
-        const bool need = w.rank < cbelow || w.rank >= cbelow + ccount;
-        if (w.rank >= cbelow + ccount) cbelow += ccount;
-        if (need) cm += w.rank < cbelow ? -1 : 1;
+        const bool need = leaves();
         rebuild(need, y);
         const int t = w.rank - cbelow;  // the median's rank among the fine keys
         settle_lanes(fine, t, fm, fbelow, s.lane, !need && (fbelow > t || fbelow + fine[fm] <= t));
