@@ -16,8 +16,8 @@ constexpr int kMaxGridY = 65535;
 constexpr int kMinBand = 64;
 // Keys are loaded this many rows ahead of the row that slides in and out.
 constexpr int kAhead = 4;
-// The medians of this many rows gather in a shared tile before the block writes them out
-// transposed: a warp then writes 32 pixels of one output row, not one pixel of 32 rows.
+// The medians of this many rows gather in a shared tile before the warp writes them out
+// transposed: a store then writes 32 pixels of one output row, not one pixel of 32 rows.
 constexpr int kTileRows = 32;
 // A block's sorted windows take at most this much shared memory.
 constexpr std::size_t kMaxSortedShared = 100 * 1024;
@@ -40,6 +40,24 @@ struct Column {
             if (j < 0) return outside;
         }
         return OrderKey<T>::to_key(*reinterpret_cast<const T*>(base + j * pitch));
+    }
+};
+
+// Walks down a Column one row a key: a pointer that steps by the pitch, where recomputing the
+// row's address (and testing the border) cost about 25 instructions a key (ncu, u8 k = 65:
+// the loads were a third of the kernel's instructions).
+template <class T>
+struct ColumnCursor {
+    const char* at;  // row `row`'s pixel where the row lies inside the column
+    int row;
+    __device__ ColumnCursor(const Column<T>& c, int row_) : at(c.base + row_ * c.pitch), row(row_) {}
+    __device__ std::uint32_t next(const Column<T>& c) {
+        const std::uint32_t key = static_cast<unsigned>(row) < static_cast<unsigned>(c.n)
+                                      ? OrderKey<T>::to_key(*reinterpret_cast<const T*>(at))
+                                      : c.key(row);
+        at += c.pitch;
+        ++row;
+        return key;
     }
 };
 
@@ -132,71 +150,85 @@ struct SortedWindow {
 
 // One thread per column of src walks bands of rows down it, a Window holding the column's
 // window of 2r + 1 rows; the medians go to dst transposed (src column x is dst row x), or,
-// where a.mode subtracts, a.pixels' pixel - median + offset (median_output). Every thread of a block stays to the end (the
-// tile's barriers); those past the last column only wait.
+// where a.mode subtracts, a.pixels' pixel - median + offset (median_output). Each warp
+// transposes its own 32 columns through a tile of its own, so warps never wait for each other
+// (a block-wide tile's barriers held a sixth of the u8 kernel's stall samples). Lanes past the
+// last column walk column 0 and write nothing.
 template <class T, class Window>
 __global__ void median_columns(const __grid_constant__ LineArgs a, int band) {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    const int threads = blockDim.x, line0 = blockIdx.x * threads, line = line0 + threadIdx.x;
-    const bool live = line < a.width;
+    const int threads = blockDim.x, lane = threadIdx.x % 32;
+    const int warp_line0 = blockIdx.x * threads + threadIdx.x - lane;  // the warp's first column
+    if (warp_line0 >= a.width) return;
+    const int line = threadIdx.x + blockIdx.x * threads;
     const int r = a.radius;
     Window w(shared_bytes, threads, r);
-    // The tile: kTileRows rows of the block's medians, row q at tile + q * tile_pitch, padded
-    // by a word so that its rows start in different banks.
-    const int tile_pitch = threads * static_cast<int>(sizeof(T)) + 4;
-    unsigned char* const tile = shared_bytes + ((Window::bytes(r) * threads + 15) / 16 * 16);
-    const Column<T> in(a.src, a.src_pitch, live ? line : 0, a.height, a.border, a.outside_key);
+    // The warp's tile: kTileRows rows of its medians, row q at tile + q * kWarpTilePitch,
+    // padded by a word so that lane l reading row l finds it in a bank of its own.
+    constexpr int kWarpTilePitch = 32 * sizeof(T) + 4;
+    unsigned char* const tile = shared_bytes + (Window::bytes(r) * threads + 15) / 16 * 16 +
+                                threadIdx.x / 32 * (kTileRows * kWarpTilePitch);
+    const Column<T> in(a.src, a.src_pitch, line < a.width ? line : 0, a.height, a.border, a.outside_key);
+    const int columns = min(32, a.width - warp_line0);  // the warp's live columns
     for (int first = blockIdx.y * band; first < a.height; first += gridDim.y * band) {
         const int last = min(first + band, a.height);
-        if (live) {  // the window of row first - 1
-            w.clear();
-            for (int n = 0; n <= 2 * r; ++n) w.add(in.key(first - 1 - r + n), n);
-        }
-        // The keys leaving and entering the window at rows p .. p + kAhead - 1; rows past the
-        // band read in the image or its border.
-        auto load = [&](int p, std::uint32_t* gone, std::uint32_t* come) {
+        ColumnCursor<T> start_rows(in, first - 1 - r);
+        w.clear();  // the window of row first - 1, its keys loaded eight at a time
+        int n = 0;
+        for (; n + 8 <= 2 * r + 1; n += 8) {
+            std::uint32_t keys[8];
 #pragma unroll
-            for (int i = 0; i < kAhead; ++i) {
-                gone[i] = live ? in.key(p + i - r - 1) : 0;
-                come[i] = live ? in.key(p + i + r) : 0;
-            }
-        };
+            for (int i = 0; i < 8; ++i) keys[i] = start_rows.next(in);
+#pragma unroll
+            for (int i = 0; i < 8; ++i) w.add(keys[i], n + i);
+        }
+        for (; n <= 2 * r; ++n) w.add(start_rows.next(in), n);
+        // The keys leaving and entering the window, kAhead rows ahead of the rows that slide;
+        // rows past the band read in the image or its border.
+        ColumnCursor<T> leaving(in, first - r - 1), entering(in, first + r);
         std::uint32_t gone[kAhead], come[kAhead];
-        load(first, gone, come);
+#pragma unroll
+        for (int i = 0; i < kAhead; ++i) {
+            gone[i] = leaving.next(in);
+            come[i] = entering.next(in);
+        }
         for (int start = first; start < last; start += kTileRows) {
             const int rows = min(kTileRows, last - start);
             for (int q = 0; q < rows; q += kAhead) {
-                const int p = start + q;
                 std::uint32_t next_gone[kAhead], next_come[kAhead];
-                load(p + kAhead, next_gone, next_come);
 #pragma unroll
                 for (int i = 0; i < kAhead; ++i) {
-                    if (live && q + i < rows) {
+                    next_gone[i] = leaving.next(in);
+                    next_come[i] = entering.next(in);
+                }
+#pragma unroll
+                for (int i = 0; i < kAhead; ++i) {
+                    if (q + i < rows) {
                         w.slide(gone[i], come[i]);
-                        reinterpret_cast<T*>(tile + (q + i) * tile_pitch)[threadIdx.x] =
+                        reinterpret_cast<T*>(tile + (q + i) * kWarpTilePitch)[lane] =
                             OrderKey<T>::from_key(w.median());
                     }
                     gone[i] = next_gone[i];
                     come[i] = next_come[i];
                 }
             }
-            __syncthreads();
-            // Thread t writes row t / kTileRows of the block, pixel t % kTileRows of the tile's.
-            for (int t = threadIdx.x; t < threads * kTileRows; t += threads) {
-                const int q = t % kTileRows, y = line0 + t / kTileRows, x = start + q;
-                if (q < rows && y < a.width) {
-                    const T median = reinterpret_cast<const T*>(tile + q * tile_pitch)[t / kTileRows];
-                    T* out = reinterpret_cast<T*>(static_cast<char*>(a.dst) + y * a.dst_pitch) + x;
-                    if (!a.mode.subtract) {
-                        *out = median;
-                    } else {
-                        const T pixel = reinterpret_cast<const T*>(static_cast<const char*>(a.pixels) +
-                                                                   y * a.pixels_pitch)[x];
-                        *out = median_output<T>(pixel, OrderKey<T>::to_key(median), a.mode);
-                    }
+            __syncwarp();
+            // Lane l writes pixel start + l of the warp's rows (its columns), one row a step.
+            if (lane < rows) {
+                const std::int64_t x = std::int64_t{start} + lane;
+                const T* median = reinterpret_cast<const T*>(tile + lane * kWarpTilePitch);
+                char* out = static_cast<char*>(a.dst) + warp_line0 * a.dst_pitch + x * sizeof(T);
+                if (!a.mode.subtract) {
+                    for (int j = 0; j < columns; ++j, out += a.dst_pitch) *reinterpret_cast<T*>(out) = median[j];
+                } else {
+                    const char* pixel =
+                        static_cast<const char*>(a.pixels) + warp_line0 * a.pixels_pitch + x * sizeof(T);
+                    for (int j = 0; j < columns; ++j, out += a.dst_pitch, pixel += a.pixels_pitch)
+                        *reinterpret_cast<T*>(out) = median_output<T>(*reinterpret_cast<const T*>(pixel),
+                                                                      OrderKey<T>::to_key(median[j]), a.mode);
                 }
             }
-            __syncthreads();
+            __syncwarp();
         }
     }
 }
@@ -222,7 +254,7 @@ cudaError_t launch_columns(const LineArgs& a, cudaStream_t stream) {
     const std::size_t window_bytes = Window::bytes(a.radius);
     int threads = 128;
     while (threads > 32 && window_bytes * threads > kMaxSortedShared) threads /= 2;
-    const std::size_t tile = std::size_t(kTileRows) * (threads * sizeof(T) + 4);
+    const std::size_t tile = std::size_t(threads / 32) * kTileRows * (32 * sizeof(T) + 4);
     const std::size_t shared = (window_bytes * threads + 15) / 16 * 16 + tile;
     const auto kernel = median_columns<T, Window>;
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
