@@ -148,14 +148,55 @@ struct SortedWindow {
     __device__ std::uint32_t median() const { return s[r * step]; }
 };
 
+// The window of 16-bit or float keys kept sorted in registers, for windows of up to N keys:
+// the N - k spare places hold the smallest and the largest key, half each, so that place
+// N / 2 holds the median of the k real keys. A row takes the leaving key out and puts the
+// entering one in by a network of about 4 N operations: no branches, so a warp's lanes never
+// wait for each other, and no shared memory (SortedWindow's shifts cost a lane about k / 3
+// loads and stores a row, and a warp the most any of its lanes moved).
+template <int N>
+struct RegisterWindow {
+    static_assert(N % 2 == 1, "an odd number of places");
+    std::uint32_t s[N];
+    int low;  // spare places at the bottom
+    __host__ __device__ static std::size_t bytes(int /*radius*/) { return 0; }
+    __device__ RegisterWindow(unsigned char* /*shared*/, int /*threads*/, int radius) : low((N - 2 * radius - 1) / 2) {}
+    __device__ void clear() {
+#pragma unroll
+        for (int i = 0; i < N; ++i) s[i] = i < low ? 0u : 0xFFFFFFFFu;
+    }
+    __device__ void add(std::uint32_t key, int /*n*/) {  // key in, the top place's largest key out
+#pragma unroll
+        for (int i = N - 1; i > 0; --i) s[i] = min(s[i], max(s[i - 1], key));
+        s[0] = min(s[0], key);
+    }
+    // One pass up the places: t, key i of the window without the leaving key (its first copy:
+    // copies are alike), then place i of the window with the entering key, min(t_i, max(t_i-1,
+    // come)). Place i is written once i and i + 1 have been read, so the window needs no copy.
+    __device__ void slide(std::uint32_t gone, std::uint32_t come) {
+        std::uint32_t below = s[0] < gone ? s[0] : s[1];
+        s[0] = min(below, come);
+#pragma unroll
+        for (int i = 1; i < N - 1; ++i) {
+            const std::uint32_t t = s[i] < gone ? s[i] : s[i + 1];
+            s[i] = min(t, max(below, come));
+            below = t;
+        }
+        s[N - 1] = max(below, come);
+    }
+    __device__ std::uint32_t median() const { return s[N / 2]; }
+};
+
 // One thread per column of src walks bands of rows down it, a Window holding the column's
 // window of 2r + 1 rows; the medians go to dst transposed (src column x is dst row x), or,
 // where a.mode subtracts, a.pixels' pixel - median + offset (median_output). Each warp
 // transposes its own 32 columns through a tile of its own, so warps never wait for each other
 // (a block-wide tile's barriers held a sixth of the u8 kernel's stall samples). Lanes past the
-// last column walk column 0 and write nothing.
+// last column walk column 0 and write nothing. Blocks of at most 128 threads, 4 of them on an
+// SM: that holds the 65-key register windows to 128 registers (168 unbounded, 12 warps an SM:
+// f32 k = 65 ran 10% slower).
 template <class T, class Window>
-__global__ void median_columns(const __grid_constant__ LineArgs a, int band) {
+__global__ void __launch_bounds__(128, 4) median_columns(const __grid_constant__ LineArgs a, int band) {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     const int threads = blockDim.x, lane = threadIdx.x % 32;
     const int warp_line0 = blockIdx.x * threads + threadIdx.x - lane;  // the warp's first column
@@ -278,6 +319,8 @@ cudaError_t launch_columns_of(const LineArgs& a, cudaStream_t stream) {
         if (k <= 255) return launch_columns<T, HistogramWindow<std::uint8_t>>(a, stream);
         return launch_columns<T, HistogramWindow<std::uint16_t>>(a, stream);  // k <= 1023
     } else {
+        if (k <= 33) return launch_columns<T, RegisterWindow<33>>(a, stream);
+        if (k <= 65) return launch_columns<T, RegisterWindow<65>>(a, stream);
         using Key = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint32_t>;
         return launch_columns<T, SortedWindow<Key>>(a, stream);
     }

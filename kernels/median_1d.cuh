@@ -2,7 +2,8 @@
 // smoother: two such passes filter the columns, then the rows, each reading along coalesced
 // columns), and the output step that turns a median plane into the filter's output
 // (median_output.cuh). One thread per column walks a band of rows down it: 8-bit columns keep
-// a histogram of the window; 16-bit and float ones keep the window sorted.
+// a histogram of the window; 16-bit and float ones keep the window sorted, in registers up to
+// 65 keys and in shared memory past that.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -71,17 +71,19 @@ TEST_F(CudaBackground, LargeImagesEqualReference) {
             }
 }
 
-// The separable smoother past 255-key windows (u8 columns count in 16 bits there), windows
-// taller than the image, every border, and columns longer than a band (the GPU's bands are
-// sized to fill it once, at least 64 rows: a 700-row image crosses several).
-TEST_F(CudaBackground, SeparableLongWindowsEveryBorder) {
+// The separable smoother's windows of every kind: u16 and f32 keep theirs in registers up to
+// 33 and 65 keys (k = 3 and 35 leave most places spare), sorted in shared memory past that;
+// u8 counts in 8 bits up to 255 keys and in 16 past them. Windows taller than the image, every
+// border, and columns longer than a band (the GPU's bands are sized to fill it once, at least
+// 64 rows: a 700-row image crosses several).
+TEST_F(CudaBackground, SeparableEveryWindowKindEveryBorder) {
     for (fm::PixelType type : kAllTypes)
-        for (int k : {257, 1023})
+        for (int k : {3, 33, 35, 65, 67, 257, 1023})
             for (fm::Border border : fmtest::kAllBorders) {
                 Stack src(type, 301, 700, 1);
-                fmtest::fill_random(src, 5u * k + static_cast<unsigned>(border), k == 1023 ? 4 : 0);
+                fmtest::fill_random(src, 5u * k + static_cast<unsigned>(border), k == 1023 || k == 35 ? 4 : 0);
                 if (type == fm::PixelType::f32) fmtest::add_specials(src, 9u, 0.03);
-                expect_cuda_equals_reference(src, options(k, true, k == 257, border),
+                expect_cuda_equals_reference(src, options(k, true, k == 257 || k == 33, border),
                                              "k=" + std::to_string(k) + " " + fm::border_name(border));
             }
 }
