@@ -14,7 +14,9 @@ namespace {
 constexpr int kMaxGridY = 65535;
 // Bands of rows are at least this long: each starts by building its first window.
 constexpr int kMinBand = 64;
-// Keys are loaded this many rows ahead of the row that slides in and out.
+// Keys are loaded this many rows ahead of the row that slides in and out. (Loading one row
+// ahead, which leaves the register windows' network more registers, ran f32 k = 65 7% faster
+// on the H100 but u16 k = 31 10% slower.)
 constexpr int kAhead = 4;
 // The medians of this many rows gather in a shared tile before the warp writes them out
 // transposed: a store then writes 32 pixels of one output row, not one pixel of 32 rows.
@@ -71,6 +73,7 @@ struct HistogramWindow {
     Count* h;  // bin b at h[b * step]
     int step, rank;
     int m = 0, below = 0;  // the median's bin, and the counts under it
+    static constexpr int kMinBlocks = 6;  // of 128 threads an SM, as many as 8-bit counts fit
     __host__ __device__ static std::size_t bytes(int /*radius*/) { return 256 * sizeof(Count); }
     __device__ HistogramWindow(unsigned char* shared, int threads, int radius)
         : h(reinterpret_cast<Count*>(shared) + threadIdx.x), step(threads), rank(radius) {}
@@ -117,6 +120,7 @@ template <class Key>
 struct SortedWindow {
     Key* s;
     int step, r, last, top;  // top: the bisections' first step, the largest power of 2 <= k
+    static constexpr int kMinBlocks = 4;  // shared memory holds them to fewer
     __host__ __device__ static std::size_t bytes(int radius) { return std::size_t(2 * radius + 1) * sizeof(Key); }
     __device__ SortedWindow(unsigned char* shared, int threads, int radius)
         : s(reinterpret_cast<Key*>(shared) + threadIdx.x), step(threads), r(radius), last(2 * radius), top(1) {
@@ -159,6 +163,9 @@ struct RegisterWindow {
     static_assert(N % 2 == 1, "an odd number of places");
     std::uint32_t s[N];
     int low;  // spare places at the bottom
+    // 4 blocks of 128 threads an SM hold the 65-key network to 128 registers (168 unbounded,
+    // 12 warps an SM: f32 k = 65 ran 10% slower).
+    static constexpr int kMinBlocks = 4;
     __host__ __device__ static std::size_t bytes(int /*radius*/) { return 0; }
     __device__ RegisterWindow(unsigned char* /*shared*/, int /*threads*/, int radius) : low((N - 2 * radius - 1) / 2) {}
     __device__ void clear() {
@@ -192,11 +199,10 @@ struct RegisterWindow {
 // where a.mode subtracts, a.pixels' pixel - median + offset (median_output). Each warp
 // transposes its own 32 columns through a tile of its own, so warps never wait for each other
 // (a block-wide tile's barriers held a sixth of the u8 kernel's stall samples). Lanes past the
-// last column walk column 0 and write nothing. Blocks of at most 128 threads, 4 of them on an
-// SM: that holds the 65-key register windows to 128 registers (168 unbounded, 12 warps an SM:
-// f32 k = 65 ran 10% slower).
+// last column walk column 0 and write nothing. Blocks of at most 128 threads.
 template <class T, class Window>
-__global__ void __launch_bounds__(128, 4) median_columns(const __grid_constant__ LineArgs a, int band) {
+__global__ void __launch_bounds__(128, Window::kMinBlocks)
+    median_columns(const __grid_constant__ LineArgs a, int band) {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     const int threads = blockDim.x, lane = threadIdx.x % 32;
     const int warp_line0 = blockIdx.x * threads + threadIdx.x - lane;  // the warp's first column
