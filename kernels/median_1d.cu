@@ -35,31 +35,29 @@ struct Column {
     __device__ Column(const void* plane, std::int64_t pitch_, int line, int n_, int border_, std::uint32_t outside_)
         : base(static_cast<const char*>(plane) + line * sizeof(T)), pitch(pitch_), n(n_), border(border_),
           outside(outside_) {}
-    __device__ std::uint32_t key(int i) const {
-        std::int64_t j = i;
-        if (i < 0 || i >= n) {
-            j = border_index(i, n, border);
-            if (j < 0) return outside;
-        }
-        return OrderKey<T>::to_key(*reinterpret_cast<const T*>(base + j * pitch));
+    // Pixel i, through the border rule; the constant border as the pixel whose key it is.
+    __device__ T pixel(int i) const {
+        const std::int64_t j = border_index(i, n, border);
+        return j < 0 ? OrderKey<T>::from_key(outside) : *reinterpret_cast<const T*>(base + j * pitch);
     }
 };
 
-// Walks down a Column one row a key: a pointer that steps by the pitch, where recomputing the
+// Walks down a Column one row a pixel: a pointer that steps by the pitch, where recomputing the
 // row's address (and testing the border) cost about 25 instructions a key (ncu, u8 k = 65:
-// the loads were a third of the kernel's instructions).
+// the loads were a third of the kernel's instructions). It hands out pixels, not keys: where
+// a float's key was computed as it was loaded, the compiler issued each load just before the
+// conversion, and f32's register windows spent half their stall samples waiting on them.
 template <class T>
 struct ColumnCursor {
     const char* at;  // row `row`'s pixel where the row lies inside the column
     int row;
     __device__ ColumnCursor(const Column<T>& c, int row_) : at(c.base + row_ * c.pitch), row(row_) {}
-    __device__ std::uint32_t next(const Column<T>& c) {
-        const std::uint32_t key = static_cast<unsigned>(row) < static_cast<unsigned>(c.n)
-                                      ? OrderKey<T>::to_key(*reinterpret_cast<const T*>(at))
-                                      : c.key(row);
+    __device__ T next(const Column<T>& c) {
+        const T v = static_cast<unsigned>(row) < static_cast<unsigned>(c.n) ? *reinterpret_cast<const T*>(at)
+                                                                              : c.pixel(row);
         at += c.pitch;
         ++row;
-        return key;
+        return v;
     }
 };
 
@@ -220,20 +218,20 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
     for (int first = blockIdx.y * band; first < a.height; first += gridDim.y * band) {
         const int last = min(first + band, a.height);
         ColumnCursor<T> start_rows(in, first - 1 - r);
-        w.clear();  // the window of row first - 1, its keys loaded eight at a time
+        w.clear();  // the window of row first - 1, its pixels loaded eight at a time
         int n = 0;
         for (; n + 8 <= 2 * r + 1; n += 8) {
-            std::uint32_t keys[8];
+            T pixels[8];
 #pragma unroll
-            for (int i = 0; i < 8; ++i) keys[i] = start_rows.next(in);
+            for (int i = 0; i < 8; ++i) pixels[i] = start_rows.next(in);
 #pragma unroll
-            for (int i = 0; i < 8; ++i) w.add(keys[i], n + i);
+            for (int i = 0; i < 8; ++i) w.add(OrderKey<T>::to_key(pixels[i]), n + i);
         }
-        for (; n <= 2 * r; ++n) w.add(start_rows.next(in), n);
-        // The keys leaving and entering the window, kAhead rows ahead of the rows that slide;
+        for (; n <= 2 * r; ++n) w.add(OrderKey<T>::to_key(start_rows.next(in)), n);
+        // The pixels leaving and entering the window, kAhead rows ahead of the rows that slide;
         // rows past the band read in the image or its border.
         ColumnCursor<T> leaving(in, first - r - 1), entering(in, first + r);
-        std::uint32_t gone[kAhead], come[kAhead];
+        T gone[kAhead], come[kAhead];
 #pragma unroll
         for (int i = 0; i < kAhead; ++i) {
             gone[i] = leaving.next(in);
@@ -242,7 +240,7 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
         for (int start = first; start < last; start += kTileRows) {
             const int rows = min(kTileRows, last - start);
             for (int q = 0; q < rows; q += kAhead) {
-                std::uint32_t next_gone[kAhead], next_come[kAhead];
+                T next_gone[kAhead], next_come[kAhead];
 #pragma unroll
                 for (int i = 0; i < kAhead; ++i) {
                     next_gone[i] = leaving.next(in);
@@ -251,7 +249,7 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
 #pragma unroll
                 for (int i = 0; i < kAhead; ++i) {
                     if (q + i < rows) {
-                        w.slide(gone[i], come[i]);
+                        w.slide(OrderKey<T>::to_key(gone[i]), OrderKey<T>::to_key(come[i]));
                         reinterpret_cast<T*>(tile + (q + i) * kWarpTilePitch)[lane] =
                             OrderKey<T>::from_key(w.median());
                     }
