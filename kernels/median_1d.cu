@@ -162,8 +162,8 @@ struct RegisterWindow {
     std::uint32_t s[N];
     int low;  // spare places at the bottom
     // 4 blocks of 128 threads an SM hold the 65-key network to 128 registers (168 unbounded,
-    // 12 warps an SM: f32 k = 65 ran 10% slower).
-    static constexpr int kMinBlocks = 4;
+    // 12 warps an SM: f32 k = 65 ran 10% slower); the 129-key one needs about 200.
+    static constexpr int kMinBlocks = N <= 65 ? 4 : 2;
     __host__ __device__ static std::size_t bytes(int /*radius*/) { return 0; }
     __device__ RegisterWindow(unsigned char* /*shared*/, int /*threads*/, int radius) : low((N - 2 * radius - 1) / 2) {}
     __device__ void clear() {
@@ -325,6 +325,7 @@ cudaError_t launch_columns_of(const LineArgs& a, cudaStream_t stream) {
     } else {
         if (k <= 33) return launch_columns<T, RegisterWindow<33>>(a, stream);
         if (k <= 65) return launch_columns<T, RegisterWindow<65>>(a, stream);
+        if (k <= 129) return launch_columns<T, RegisterWindow<129>>(a, stream);
         using Key = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint32_t>;
         return launch_columns<T, SortedWindow<Key>>(a, stream);
     }

@@ -3,7 +3,7 @@
 // columns), and the output step that turns a median plane into the filter's output
 // (median_output.cuh). One thread per column walks a band of rows down it: 8-bit columns keep
 // a histogram of the window; 16-bit and float ones keep the window sorted, in registers up to
-// 65 keys and in shared memory past that.
+// 129 keys and in shared memory past that.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -72,13 +72,13 @@ TEST_F(CudaBackground, LargeImagesEqualReference) {
 }
 
 // The separable smoother's windows of every kind: u16 and f32 keep theirs in registers up to
-// 33 and 65 keys (k = 3 and 35 leave most places spare), sorted in shared memory past that;
+// 33, 65 and 129 keys (k = 3, 35 and 67 leave most places spare), sorted in shared memory past that;
 // u8 counts in 8 bits up to 255 keys and in 16 past them. Windows taller than the image, every
 // border, and columns longer than a band (the GPU's bands are sized to fill it once, at least
 // 64 rows: a 700-row image crosses several).
 TEST_F(CudaBackground, SeparableEveryWindowKindEveryBorder) {
     for (fm::PixelType type : kAllTypes)
-        for (int k : {3, 33, 35, 65, 67, 257, 1023})
+        for (int k : {3, 33, 35, 65, 67, 129, 257, 1023})
             for (fm::Border border : fmtest::kAllBorders) {
                 Stack src(type, 301, 700, 1);
                 fmtest::fill_random(src, 5u * k + static_cast<unsigned>(border), k == 1023 || k == 35 ? 4 : 0);
