@@ -23,6 +23,16 @@ constexpr int kAhead = 4;
 constexpr int kTileRows = 32;
 // A block's sorted windows take at most this much shared memory.
 constexpr std::size_t kMaxSortedShared = 100 * 1024;
+// A warp's tile of medians: kTileRows rows of 32 pixels, padded by a word so that lane l
+// reading row l finds it in a bank of its own.
+template <class T>
+constexpr int kWarpTilePitch = 32 * sizeof(T) + 4;
+
+// Where the warps' tiles start in a block's shared memory: after its windows, 16-byte aligned.
+template <class Window>
+__host__ __device__ std::size_t tiles_offset(int radius, int threads) {
+    return (Window::bytes(radius) * threads + 15) / 16 * 16;
+}
 
 // Column `line` of the plane, read through the border rule.
 template <class T>
@@ -208,11 +218,10 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
     const int line = threadIdx.x + blockIdx.x * threads;
     const int r = a.radius;
     Window w(shared_bytes, threads, r);
-    // The warp's tile: kTileRows rows of its medians, row q at tile + q * kWarpTilePitch,
-    // padded by a word so that lane l reading row l finds it in a bank of its own.
-    constexpr int kWarpTilePitch = 32 * sizeof(T) + 4;
-    unsigned char* const tile = shared_bytes + (Window::bytes(r) * threads + 15) / 16 * 16 +
-                                threadIdx.x / 32 * (kTileRows * kWarpTilePitch);
+    // The warp's tile: row q of its medians at tile + q * pitch.
+    constexpr int pitch = kWarpTilePitch<T>;
+    unsigned char* const tile =
+        shared_bytes + tiles_offset<Window>(r, threads) + threadIdx.x / 32 * (kTileRows * pitch);
     const Column<T> in(a.src, a.src_pitch, line < a.width ? line : 0, a.height, a.border, a.outside_key);
     const int columns = min(32, a.width - warp_line0);  // the warp's live columns
     for (int first = blockIdx.y * band; first < a.height; first += gridDim.y * band) {
@@ -250,7 +259,7 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
                 for (int i = 0; i < kAhead; ++i) {
                     if (q + i < rows) {
                         w.slide(OrderKey<T>::to_key(gone[i]), OrderKey<T>::to_key(come[i]));
-                        reinterpret_cast<T*>(tile + (q + i) * kWarpTilePitch)[lane] =
+                        reinterpret_cast<T*>(tile + (q + i) * pitch)[lane] =
                             OrderKey<T>::from_key(w.median());
                     }
                     gone[i] = next_gone[i];
@@ -261,7 +270,7 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
             // Lane l writes pixel start + l of the warp's rows (its columns), one row a step.
             if (lane < rows) {
                 const std::int64_t x = std::int64_t{start} + lane;
-                const T* median = reinterpret_cast<const T*>(tile + lane * kWarpTilePitch);
+                const T* median = reinterpret_cast<const T*>(tile + lane * pitch);
                 char* out = static_cast<char*>(a.dst) + warp_line0 * a.dst_pitch + x * sizeof(T);
                 if (!a.mode.subtract) {
                     for (int j = 0; j < columns; ++j, out += a.dst_pitch) *reinterpret_cast<T*>(out) = median[j];
@@ -299,8 +308,8 @@ cudaError_t launch_columns(const LineArgs& a, cudaStream_t stream) {
     const std::size_t window_bytes = Window::bytes(a.radius);
     int threads = 128;
     while (threads > 32 && window_bytes * threads > kMaxSortedShared) threads /= 2;
-    const std::size_t tile = std::size_t(threads / 32) * kTileRows * (32 * sizeof(T) + 4);
-    const std::size_t shared = (window_bytes * threads + 15) / 16 * 16 + tile;
+    const std::size_t shared =
+        tiles_offset<Window>(a.radius, threads) + std::size_t(threads / 32) * kTileRows * kWarpTilePitch<T>;
     const auto kernel = median_columns<T, Window>;
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
     int device = 0, sms = 0, per_sm = 0;
