@@ -71,17 +71,18 @@ TEST_F(CudaBackground, LargeImagesEqualReference) {
             }
 }
 
-// The separable smoother's windows of every kind: u16 and f32 keep theirs in registers up to
-// 33, 65 and 129 keys (k = 3, 35 and 67 leave most places spare), sorted in shared memory past that;
-// u8 counts in 8 bits up to 255 keys and in 16 past them. Windows taller than the image, every
-// border, and columns longer than a band (the GPU's bands are sized to fill it once, at least
-// 64 rows: a 700-row image crosses several).
+// The separable smoother's windows of every kind: networks computing tiles of 4, 8, 16, 32 and
+// 32 medians for k = 3..7, 9..15, 17..33, 35..65 and 67..129 (pads fill a network's core below
+// its largest k; each range's ends are here), u8 histograms past 65, and u16 / f32 windows
+// sorted in shared memory past 129. Even widths let 8- and 16-bit columns go in pairs, odd ones not.
+// Windows taller than the image, every border, and columns longer than a band.
 TEST_F(CudaBackground, SeparableEveryWindowKindEveryBorder) {
     for (fm::PixelType type : kAllTypes)
-        for (int k : {3, 33, 35, 65, 67, 129, 257, 1023})
+        for (int k : {3, 7, 9, 13, 15, 17, 31, 33, 35, 63, 65, 67, 129, 257, 1023})
             for (fm::Border border : fmtest::kAllBorders) {
-                Stack src(type, 301, 700, 1);
-                fmtest::fill_random(src, 5u * k + static_cast<unsigned>(border), k == 1023 || k == 35 ? 4 : 0);
+                Stack src(type, k % 4 == 1 ? 302 : 301, k % 4 == 1 ? 700 : 701, 1);
+                const bool ties = k == 1023 || k == 35 || k == 15 || k == 17 || k == 63;
+                fmtest::fill_random(src, 5u * k + static_cast<unsigned>(border), ties ? 4 : 0);
                 if (type == fm::PixelType::f32) fmtest::add_specials(src, 9u, 0.03);
                 expect_cuda_equals_reference(src, options(k, true, k == 257 || k == 33, border),
                                              "k=" + std::to_string(k) + " " + fm::border_name(border));
