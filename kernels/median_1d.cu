@@ -403,6 +403,7 @@ cudaError_t launch_tiled(const LineArgs& a, cudaStream_t stream) {
 template <class T, class L>
 cudaError_t launch_tiles(const LineArgs& a, int k, cudaStream_t stream) {
     constexpr int wide = L::kCols == 1 ? 3 : 2;
+    if (k == 1) return launch_tiled<T, ColumnTile1x1, L, 4>(a, stream);
     if (k <= 7) return launch_tiled<T, ColumnTile7x4, L, 4>(a, stream);
     if (k <= 15) return launch_tiled<T, ColumnTile15x8, L, 4>(a, stream);
     if (k <= 33) return launch_tiled<T, ColumnTile33x16, L, 4>(a, stream);

@@ -7,6 +7,19 @@
 
 namespace fastmedian::kernels {
 
+// 1 median of windows of up to 1 row: 0 min/max (0.0 an output).
+struct ColumnTile1x1 {
+    static constexpr int kWindow = 1;
+    static constexpr int kTile = 1;
+    // in(s): the key of slot s (0 <= s < kWindow + kTile - 1; see the generator);
+    // out(j, key): the median of output j.
+    template <class L, class In, class Out>
+    __device__ __forceinline__ static void run(const In& in, const Out& out) {
+        const std::uint32_t x0 = in(0);
+        out(0, x0);
+    }
+};
+
 // 4 medians of windows of up to 7 rows: 38 min/max (9.5 an output).
 struct ColumnTile7x4 {
     static constexpr int kWindow = 7;
