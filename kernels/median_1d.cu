@@ -258,8 +258,8 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
 // medians come from one generated network (median_column_tiles.cuh) that shares the sorting
 // its outputs' windows have in common, about 51 min/max an output for k = 65 where sliding
 // a sorted window costs about 260. Needs k >= Net::kTile - 1. A thread walks L::kCols
-// columns: u16 pairs (PackedLanes) where the plane's rows are 4-byte aligned and its width
-// even. Tiles whose rows reach past the image read them through a warp's table of rows.
+// columns: pairs of 8- or 16-bit ones (PackedLanes) where pairs_fit, one otherwise. Tiles
+// whose rows reach past the image read them through a table of rows in the warp's shared memory.
 template <class T, class Net, class L, int MinBlocks>
 __global__ void __launch_bounds__(128, MinBlocks) median_columns_tiled(const __grid_constant__ LineArgs a, int band) {
     static_assert(kTileRows % Net::kTile == 0, "networks fill a warp's tile");
@@ -305,7 +305,8 @@ __global__ void __launch_bounds__(128, MinBlocks) median_columns_tiled(const __g
                 auto out = [&](int j, std::uint32_t keys) {
                     unsigned char* at = tile + (q + j) * pitch + lane * cols * sizeof(T);
                     if constexpr (cols == 1) *reinterpret_cast<T*>(at) = OrderKey<T>::from_key(keys);
-                    else if constexpr (sizeof(T) == 1) *reinterpret_cast<std::uint16_t*>(at) = __byte_perm(keys, 0, 0x20);
+                    else if constexpr (sizeof(T) == 1)
+                        *reinterpret_cast<std::uint16_t*>(at) = __byte_perm(keys, 0, 0x20);  // halves to bytes
                     else *reinterpret_cast<std::uint32_t*>(at) = keys;
                 };
                 if (y0 - r >= 0 && y0 + Net::kTile - 1 + r < a.height) {  // every row inside the image
