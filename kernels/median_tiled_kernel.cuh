@@ -71,7 +71,8 @@ __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint
 }
 
 template <class Net, class T, class L>
-__global__ void __launch_bounds__(32 * kWarps)
+__global__ void __launch_bounds__(32 * kWarps,
+                                  L::kCols == 2 ? Net::kMinBlocksPacked : Net::kMinBlocksScalar)
 median_tiled(const __grid_constant__ PlanesArgs a) {
     constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
     constexpr int kHalfW = 32 * TW;              // output columns of a warp (of one packed half)

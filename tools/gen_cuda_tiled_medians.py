@@ -39,6 +39,12 @@ OUT = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "m
 # network. The tile's inputs are read from shared memory as needed.
 PACKED_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
 SCALAR_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
+# Window size -> blocks per SM the kernel is compiled for (__launch_bounds__), for packed and
+# for 32-bit lanes, measured on the H100 (4096^2): the fewer registers this leaves cost a few
+# spilled bytes and paid in occupancy up to 9x9 (7x7 at 4 blocks: +12% u8, +17% u16, +19% f32;
+# 9x9 at 2: +12% / +15% / +23%) and for f32 at 11x11 and 15x15 (2: +20%, +10%). Packed
+# 11x11 and 15x15 need their registers (2 blocks: -44%, -23%); so does 21x21.
+MIN_BLOCKS = {3: (6, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2), 21: (1, 1)}
 # Window size -> the CPU's tile: one output column per vector lane, so 1 wide and shared along
 # y only; for the sizes past the CPU's sorted-column networks (median_column_networks.cuh, up to
 # 7x7). Min/max per output for 1x1, 1x2, 1x4, 1x8 tiles: 9x9 1270, 604, 403, 382; 11x11 2304,
@@ -176,7 +182,8 @@ def emit(k, tw, th, host=False):
     over any vector type."""
     g, outputs = tiled_network(k, tw, th)
     check(k, tw, th, g, outputs)
-    return emit_graph(g, outputs, struct_name(k, tw, th), f"{k}x{k} medians", k, [k // 2] * k, tw, th, host)
+    return emit_graph(g, outputs, struct_name(k, tw, th), f"{k}x{k} medians", k, [k // 2] * k, tw, th, host,
+                      None if host else MIN_BLOCKS[k])
 
 
 def imagej_circle(radius):
@@ -212,8 +219,8 @@ def emit_circle(radius, tw, th):
                       2 * kr + 1, half_widths, tw, th, host=True)
 
 
-def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host):
-    """The struct of a tile network's graph (see emit)."""
+def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_blocks=None):
+    """The struct of a tile network's graph (see emit); min_blocks (packed, scalar) for the device."""
     need = sorted(g.needed([v for _, _, v in outputs]))
     names, body = {}, []
     value_type = "auto" if host else "std::uint32_t"
@@ -243,6 +250,9 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host):
         f"    static constexpr int kSize = {size};",
         f"    static constexpr int kTileW = {tw};",
         f"    static constexpr int kTileH = {th};",
+        *([f"    // Blocks per SM to fit for packed and 32-bit lanes (__launch_bounds__).",
+           f"    static constexpr int kMinBlocksPacked = {min_blocks[0]};",
+           f"    static constexpr int kMinBlocksScalar = {min_blocks[1]};"] if min_blocks else []),
         *([f"    static constexpr int kHalfWidth[{size}] = {{{', '.join(map(str, half_widths))}}};"] if host else []),
         "    // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the",
         "    // median of output (x, y), whose window lies in columns x..x+size-1, rows y..y+size-1." if host else

@@ -13,6 +13,9 @@ struct TiledSquare15Tile4x2 {
     static constexpr int kSize = 15;
     static constexpr int kTileW = 4;
     static constexpr int kTileH = 2;
+    // Blocks per SM to fit for packed and 32-bit lanes (__launch_bounds__).
+    static constexpr int kMinBlocksPacked = 1;
+    static constexpr int kMinBlocksScalar = 2;
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     template <class L, class In, class Out>

@@ -13,6 +13,9 @@ struct TiledSquare3Tile4x4 {
     static constexpr int kSize = 3;
     static constexpr int kTileW = 4;
     static constexpr int kTileH = 4;
+    // Blocks per SM to fit for packed and 32-bit lanes (__launch_bounds__).
+    static constexpr int kMinBlocksPacked = 6;
+    static constexpr int kMinBlocksScalar = 6;
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     template <class L, class In, class Out>
