@@ -18,9 +18,8 @@ The windows are the squares 1..7 and every ImageJ circle whose radius is at most
 """
 import math
 import pathlib
-import sys
 
-from median_windows import batcher, imagej_circle_r2
+from median_windows import batcher, imagej_circle_r2, write_or_check_file
 
 OUT = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "median_column_networks.cuh"
 
@@ -277,12 +276,7 @@ def generate():
 
 
 def main():
-    text = generate()
-    if "--check" in sys.argv[1:]:
-        if not OUT.exists() or OUT.read_text() != text:
-            sys.exit(f"{OUT} is out of date: run {sys.argv[0]}")
-        return
-    OUT.write_text(text)
+    write_or_check_file(OUT, generate())
 
 
 if __name__ == "__main__":

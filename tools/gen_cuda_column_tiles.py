@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gen_cuda_tiled_medians import Graph  # noqa: E402
+from median_windows import write_or_check_file  # noqa: E402
 
 OUT = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "median_column_tiles.cuh"
 # (window N, outputs T) of the networks, median_1d.cu choosing the smallest that serves k.
@@ -165,12 +166,7 @@ def generate():
 
 
 def main():
-    text = generate()
-    if "--check" in sys.argv[1:]:
-        if not OUT.exists() or OUT.read_text() != text:
-            sys.exit(f"{OUT} is out of date: run {sys.argv[0]}")
-        return
-    OUT.write_text(text)
+    write_or_check_file(OUT, generate())
 
 
 if __name__ == "__main__":

@@ -19,9 +19,8 @@ The test suite runs it with --check, which fails if the checked-in file is not w
 """
 import pathlib
 import random
-import sys
 
-from median_windows import batcher, imagej_circle
+from median_windows import batcher, imagej_circle, write_or_check_file
 
 CIRCLE_RADII = (4, 4.5, 5, 5.5, 6)  # ImageJ masks of 57 to 121 pixels
 HIGH, LOW = "+inf", "-inf"
@@ -142,14 +141,8 @@ def main():
     out.append(emit_masks(all_masks))
     out.append("}  // namespace fastmedian::kernels")
     text = "\n".join(out) + "\n"
-    path = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "median_networks.cuh"
-    if "--check" in sys.argv[1:]:
-        if path.read_text() != text:
-            sys.exit(f"{path} is stale: run python3 tools/gen_cuda_median_networks.py")
-        print(f"{path} is up to date")
-        return
-    path.write_text(text)
-    print(f"wrote {path}")
+    write_or_check_file(pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" /
+                        "median_networks.cuh", text)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ Regenerate after editing:  python3 tools/gen_temporal_networks.py
 The test suite runs it with --check, which fails if the checked-in file is not what it writes.
 """
 import pathlib
-import sys
 
 from gen_cuda_median_networks import check, select_network
+from median_windows import write_or_check_file
 
 SIZES = range(2, 11)
 # Known median networks: compare-exchanges (i, j), min to wire i and max to wire j; the median
@@ -68,15 +68,8 @@ def main():
         out.append(f"    {kw} constexpr (N == {n}) return median_of_frames_{n}<L>(v);")
     out += ["    else return v[0];  // N == 1", "}", "", "}  // namespace fastmedian::kernels"]
     text = "\n".join(out) + "\n"
-    path = (pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" /
-            "temporal_networks.cuh")
-    if "--check" in sys.argv[1:]:
-        if path.read_text() != text:
-            sys.exit(f"{path} is stale: run python3 tools/gen_temporal_networks.py")
-        print(f"{path} is up to date")
-        return
-    path.write_text(text)
-    print(f"wrote {path}")
+    write_or_check_file(pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" /
+                        "temporal_networks.cuh", text)
 
 
 if __name__ == "__main__":

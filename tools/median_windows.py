@@ -1,5 +1,7 @@
-"""What the network generators share: ImageJ's circular masks and Batcher's sorting network."""
+"""What the network generators share: ImageJ's circular masks, Batcher's sorting network, and
+writing (or with --check, checking) a generated file."""
 import math
+import sys
 
 
 def imagej_circle_r2(r2):
@@ -33,3 +35,13 @@ def batcher(n):
                         yield i + j, i + j + k
             k //= 2
         p *= 2
+
+
+def write_or_check_file(path, text):
+    """Writes text as the file at path, or with --check on the command line fails unless the file
+    already holds exactly that."""
+    if "--check" in sys.argv[1:]:
+        if not path.exists() or path.read_text() != text:
+            sys.exit(f"{path} is out of date: run python3 {sys.argv[0]}")
+        return
+    path.write_text(text)
