@@ -2,7 +2,8 @@
 // exchange network run over and over in registers, with each flavour of min/max the kernels
 // could use (packed u16x2 as u8/u16 keys, packed f16x2, 32-bit integer keys as f32 keys,
 // float), alone and with two flavours interleaved (if they ran on different pipes, the mix
-// would be faster than either alone).
+// would be faster than either alone); and the three-input min/max (VIMNMX3, which ptxas makes of
+// min(min(a, b), c)), to know whether a fused pair costs one instruction's time or two.
 //   fastmedian_bench_minmax
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -36,6 +37,24 @@ struct Int32 {
     static constexpr const char* kName = "imnmx.u32";
     __device__ static std::uint32_t lo(std::uint32_t a, std::uint32_t b) { return min(a, b); }
     __device__ static std::uint32_t hi(std::uint32_t a, std::uint32_t b) { return max(a, b); }
+};
+struct PackedU16Three {
+    static constexpr const char* kName = "vimnmx3.u16x2 (3 inputs)";
+    __device__ static std::uint32_t lo3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        return __vimin3_u16x2(a, b, c);
+    }
+    __device__ static std::uint32_t hi3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        return __vimax3_u16x2(a, b, c);
+    }
+};
+struct Int32Three {
+    static constexpr const char* kName = "vimnmx3.u32 (3 inputs)";
+    __device__ static std::uint32_t lo3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        return min(min(a, b), c);
+    }
+    __device__ static std::uint32_t hi3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        return max(max(a, b), c);
+    }
 };
 struct Float32 {
     static constexpr const char* kName = "fmnmx.f32";
@@ -86,17 +105,44 @@ __global__ void network(const std::uint32_t* in, std::uint32_t* out, int rounds)
     out[i] = sum;
 }
 
-template <class A, class B>
-void measure(const std::uint32_t* in, std::uint32_t* out, int sms, double clock_khz) {
-    const int blocks = sms * 16, threads = 256, rounds = 256;
+// Each key becomes the min (even keys) or max (odd) of itself and the next two, by one
+// three-input instruction; 16 a stage, 4 stages a round.
+template <class F>
+__global__ void three_way(const std::uint32_t* in, std::uint32_t* out, int rounds) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    std::uint32_t v[kKeys];
+#pragma unroll
+    for (int j = 0; j < kKeys; ++j) v[j] = in[(i * kKeys + j) & 0xFFFF];
+#pragma unroll 1
+    for (int round = 0; round < rounds; ++round) {
+#pragma unroll
+        for (int s = 1; s <= 4; ++s) {
+            std::uint32_t w[kKeys];
+#pragma unroll
+            for (int j = 0; j < kKeys; ++j) {
+                const std::uint32_t a = v[j], b = v[(j + s) % kKeys], c = v[(j + 2 * s + 1) % kKeys];
+                w[j] = j % 2 == 0 ? F::lo3(a, b, c) : F::hi3(a, b, c);
+            }
+#pragma unroll
+            for (int j = 0; j < kKeys; ++j) v[j] = w[(j + 1) % kKeys];
+        }
+    }
+    std::uint32_t sum = 0;
+#pragma unroll
+    for (int j = 0; j < kKeys; ++j) sum ^= v[j] * (j + 1);
+    out[i] = sum;
+}
+
+template <class K>
+float best_of_7(K launch) {
     cudaEvent_t start, stop;
     cudaEventCreate(&start);
     cudaEventCreate(&stop);
-    network<A, B><<<blocks, threads>>>(in, out, rounds);  // warm-up
+    launch();  // warm-up
     float best = 1e30f;
     for (int run = 0; run < 7; ++run) {
         cudaEventRecord(start);
-        network<A, B><<<blocks, threads>>>(in, out, rounds);
+        launch();
         cudaEventRecord(stop);
         cudaEventSynchronize(stop);
         float ms = 0;
@@ -105,6 +151,22 @@ void measure(const std::uint32_t* in, std::uint32_t* out, int sms, double clock_
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
+    return best;
+}
+
+template <class F>
+void measure_three(const std::uint32_t* in, std::uint32_t* out, int sms, double clock_khz) {
+    const int blocks = sms * 16, threads = 256, rounds = 256;
+    const float best = best_of_7([&] { three_way<F><<<blocks, threads>>>(in, out, rounds); });
+    const double instructions = 4.0 * kKeys * rounds * blocks * threads;
+    std::printf("%-30s %8.3f ms %7.2f Tinstr/s %6.1f per SM per clock (each 2 min/max)\n", F::kName,
+                best, instructions / best / 1e9, instructions / best / sms / clock_khz);
+}
+
+template <class A, class B>
+void measure(const std::uint32_t* in, std::uint32_t* out, int sms, double clock_khz) {
+    const int blocks = sms * 16, threads = 256, rounds = 256;
+    const float best = best_of_7([&] { network<A, B><<<blocks, threads>>>(in, out, rounds); });
     const double ops = 2.0 * kExchangesPerRound * rounds * blocks * threads;  // min + max
     char name[64];
     std::snprintf(name, sizeof name, "%s%s%s", A::kName, A::kName == B::kName ? "" : " + ",
@@ -138,6 +200,8 @@ int main() {
     measure<Int32, Int32>(in, out, sms, clock_khz);
     measure<Float32, Float32>(in, out, sms, clock_khz);
     measure<Int32, Float32>(in, out, sms, clock_khz);
+    measure_three<PackedU16Three>(in, out, sms, clock_khz);
+    measure_three<Int32Three>(in, out, sms, clock_khz);
     const cudaError_t err = cudaDeviceSynchronize();
     cudaFree(in);
     cudaFree(out);
