@@ -18,6 +18,26 @@ namespace fastmedian::kernels::tiled {
 
 constexpr int kWarps = 8;  // warps of a block, stacked vertically
 
+// OrderKey's keys and pixels, with floats converted in three instructions each way instead of
+// five or six, as the ALU pipe that staging, write-out and min/max share is what limits f32
+// (H100 5x5: 85% busy; measured +2%). max.NaN makes every NaN the canonical 0x7FFFFFFF, whose
+// key is kNaNKey; on the way back the signed min takes NaN bits to 0x7FC00000 and leaves the
+// others. The ordered keys themselves are the usual flip: sign set, all bits; else the sign.
+template <class T> struct StagedKey : OrderKey<T> {};
+template <> struct StagedKey<float> {
+    __device__ static std::uint32_t to_key(float v) {
+        float canonical;
+        asm("max.NaN.f32 %0, %1, 0fFF800000;" : "=f"(canonical) : "f"(v));
+        const std::uint32_t bits = __float_as_uint(canonical);
+        return bits ^ (static_cast<std::uint32_t>(static_cast<std::int32_t>(bits) >> 31) | 0x80000000u);
+    }
+    __device__ static float from_key(std::uint32_t key) {
+        const std::uint32_t bits =
+            key ^ (~static_cast<std::uint32_t>(static_cast<std::int32_t>(key) >> 31) | 0x80000000u);
+        return __int_as_float(min(static_cast<std::int32_t>(bits), static_cast<std::int32_t>(kQuietNaNBits)));
+    }
+};
+
 // Shared-memory words per phase row: enough for `cols` columns split into tw phases, and equal
 // to 32 / tw modulo 32, so that 32 consecutive columns staged at once hit 32 different banks.
 __host__ __device__ constexpr int phase_words(int cols, int tw) {
@@ -33,7 +53,7 @@ __device__ __forceinline__ void store_run(T* row, int x, int width, const std::u
                                           int h) {
     T v[TW];
 #pragma unroll
-    for (int i = 0; i < TW; ++i) v[i] = OrderKey<T>::from_key(lane_key<L>(keys[i], h));
+    for (int i = 0; i < TW; ++i) v[i] = StagedKey<T>::from_key(lane_key<L>(keys[i], h));
     constexpr int kBytes = TW * sizeof(T);
     using Vec = std::conditional_t<kBytes == 16, uint4,
                                    std::conditional_t<kBytes == 8, uint2, std::uint32_t>>;
@@ -65,8 +85,8 @@ __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        words[i] = OrderKey<T>::to_key(v[0][i]);
-        if constexpr (L::kCols == 2) words[i] |= OrderKey<T>::to_key(v[1][i]) << 16;
+        words[i] = StagedKey<T>::to_key(v[0][i]);
+        if constexpr (L::kCols == 2) words[i] |= StagedKey<T>::to_key(v[1][i]) << 16;
     }
 }
 
@@ -115,71 +135,81 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
     // aligned images stage (row, vector) tasks spread evenly over the block's threads instead,
     // so that no warp steps once more for the few vectors of a row past its 32 lanes.
     constexpr bool kByTasks = K == 5 || K == 7 || (K == 3 && L::kCols == 1);
-    if (kByTasks && vectors) {
-        constexpr int kVecs = kInCols / 4;
-        constexpr int kTasks = kInRows * kVecs;
-        constexpr int kThreads = 32 * kWarps;
-        constexpr int kTaskSteps = (kTasks + kThreads - 1) / kThreads;
-#pragma unroll
-        for (int i = 0; i < kTaskSteps; ++i) {
-            const int t = static_cast<int>(threadIdx.x) + i * kThreads;
-            if (kTasks % kThreads != 0 && t >= kTasks) break;
-            const int r = t / kVecs, c = 4 * (t - r * kVecs);
-            const int sy = static_cast<int>(border_index(y0 - R + r, a.height, a.border));
+    // Blocks whose staged rows all lie in the image (all but the top and bottom ones) stage
+    // without resolving a row's border or testing for the constant: code of its own.
+    auto stage = [&](auto rows_inside) {
+        constexpr bool kInside = decltype(rows_inside)::value;
+        auto source_row = [&](int r) {
+            return kInside ? y0 - R + r : static_cast<int>(border_index(y0 - R + r, a.height, a.border));
+        };
+        // The words of four columns from c on, of staged row r whose source row is sy.
+        auto vector_task = [&](int r, int c, int sy) {
             std::uint32_t words[4];
-            if (sy < 0) {
+            if (!kInside && sy < 0) {
                 words[0] = words[1] = words[2] = words[3] =
                     L::kCols == 2 ? a.outside_key | a.outside_key << 16 : a.outside_key;
-            } else {
-                const T* row =
-                    reinterpret_cast<const T*>(plane + static_cast<std::int64_t>(sy) * a.src_pitch);
+            } else {  // sy >= 0 here: unsigned arithmetic spares the ALU sign extensions
+                const T* row = reinterpret_cast<const T*>(
+                    plane + static_cast<std::uint64_t>(static_cast<std::uint32_t>(sy)) *
+                                static_cast<std::uint64_t>(a.src_pitch));
                 vector_words<T, L>(row + left + c, row + left + c + kHalfW, words);
             }
 #pragma unroll
             for (int q = 0; q < 4; ++q) tile[r][(c + q) % TW][(c + q) / TW] = words[q];
-        }
-    }
-    // For small windows, where staging is a large part of the work, unrolled over the warp's
-    // rows so that all of a thread's loads are in flight at once (measured: +10-25% at 3x3 and
-    // 5x5; from 11x11 up it slowed the network, which then has fewer registers).
-    constexpr int kStageRows = (kInRows + kWarps - 1) / kWarps;
-    constexpr int kStageUnroll = K <= 7 ? kStageRows : 1;
-#pragma unroll kStageUnroll
-    for (int i = 0; i < kStageRows && !(kByTasks && vectors); ++i) {
-        const int r = warp + i * kWarps;
-        if (kInRows % kWarps != 0 && r >= kInRows) break;
-        const int sy = static_cast<int>(border_index(y0 - R + r, a.height, a.border));
-        const T* row =
-            reinterpret_cast<const T*>(plane + static_cast<std::int64_t>(sy < 0 ? 0 : sy) * a.src_pitch);
-        if (vectors) {
+        };
+        if (kByTasks && vectors) {
+            constexpr int kVecs = kInCols / 4;
+            constexpr int kTasks = kInRows * kVecs;
+            constexpr int kThreads = 32 * kWarps;
+            constexpr int kTaskSteps = (kTasks + kThreads - 1) / kThreads;
 #pragma unroll
-            for (int j = 0; j < kVecSteps; ++j) {
-                const int c = 4 * (lane + 32 * j);
-                if ((kInCols / 4) % 32 != 0 && c >= kInCols) break;
-                std::uint32_t words[4];
-                if (sy < 0) {
-                    words[0] = words[1] = words[2] = words[3] =
-                        L::kCols == 2 ? a.outside_key | a.outside_key << 16 : a.outside_key;
-                } else {
-                    vector_words<T, L>(row + left + c, row + left + c + kHalfW, words);
-                }
-#pragma unroll
-                for (int q = 0; q < 4; ++q) tile[r][(c + q) % TW][(c + q) / TW] = words[q];
+            for (int i = 0; i < kTaskSteps; ++i) {
+                const unsigned t = threadIdx.x + i * kThreads;
+                if (kTasks % kThreads != 0 && t >= kTasks) break;
+                const int r = static_cast<int>(t / kVecs);
+                vector_task(r, static_cast<int>(4 * (t % kVecs)), source_row(r));
             }
-            continue;
+            return;
         }
+        // For small windows, where staging is a large part of the work, unrolled over the
+        // warp's rows so that all of a thread's loads are in flight at once (measured: +10-25% at
+        // 3x3 and 5x5; from 11x11 up it slowed the network, which then has fewer registers).
+        constexpr int kStageRows = (kInRows + kWarps - 1) / kWarps;
+        constexpr int kStageUnroll = K <= 7 ? kStageRows : 1;
+#pragma unroll kStageUnroll
+        for (int i = 0; i < kStageRows; ++i) {
+            const int r = warp + i * kWarps;
+            if (kInRows % kWarps != 0 && r >= kInRows) break;
+            const int sy = source_row(r);
+            if (vectors) {
 #pragma unroll
-        for (int j = 0; j < kColSteps; ++j) {
-            const int c = lane + 32 * j;
-            if (kInCols % 32 != 0 && c >= kInCols) break;
-            std::uint32_t word = 0;
+                for (int j = 0; j < kVecSteps; ++j) {
+                    const int c = 4 * (lane + 32 * j);
+                    if ((kInCols / 4) % 32 != 0 && c >= kInCols) break;
+                    vector_task(r, c, sy);
+                }
+                continue;
+            }
+            const T* row =
+                reinterpret_cast<const T*>(plane + static_cast<std::int64_t>(sy < 0 ? 0 : sy) * a.src_pitch);
 #pragma unroll
-            for (int h = 0; h < L::kCols; ++h)
-                word |= (sy < 0 || sx[j][h] < 0 ? a.outside_key : OrderKey<T>::to_key(row[sx[j][h]]))
-                        << (16 * h);
-            tile[r][c % TW][c / TW] = word;
+            for (int j = 0; j < kColSteps; ++j) {
+                const int c = lane + 32 * j;
+                if (kInCols % 32 != 0 && c >= kInCols) break;
+                std::uint32_t word = 0;
+#pragma unroll
+                for (int h = 0; h < L::kCols; ++h)
+                    word |= ((!kInside && sy < 0) || sx[j][h] < 0 ? a.outside_key
+                                                                  : StagedKey<T>::to_key(row[sx[j][h]]))
+                            << (16 * h);
+                tile[r][c % TW][c / TW] = word;
+            }
         }
-    }
+    };
+    if (y0 >= R && y0 - R + kInRows <= a.height)
+        stage(std::true_type{});
+    else
+        stage(std::false_type{});
     __syncthreads();
 
     const int ox = x0 + lane * TW, oy = y0 + warp * TH;
