@@ -36,15 +36,16 @@ OUT = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "m
 # u16) and for 32-bit lanes (f32), chosen by operation count, registers and measurement: wider
 # tiles share more but keep more values alive (15x15 and 21x21 spilled at 8x2 and run faster
 # at 4x2); for 3x3 the 4x4 tile amortises the staging, which costs more there than the
-# network. The tile's inputs are read from shared memory as needed.
-PACKED_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
+# network; packed lanes take 8x4 there (4 blocks per SM: u8 +8%, u16 +6% over 4x4 at 6). The
+# tile's inputs are read from shared memory as needed.
+PACKED_TILES = {3: (8, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
 SCALAR_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
 # Window size -> blocks per SM the kernel is compiled for (__launch_bounds__), for packed and
 # for 32-bit lanes, measured on the H100 (4096^2): the fewer registers this leaves cost a few
 # spilled bytes and paid in occupancy up to 9x9 (7x7 at 4 blocks: +12% u8, +17% u16, +19% f32;
 # 9x9 at 2: +12% / +15% / +23%) and for f32 at 11x11 and 15x15 (2: +20%, +10%). Packed
 # 11x11 and 15x15 need their registers (2 blocks: -44%, -23%); so does 21x21.
-MIN_BLOCKS = {3: (6, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2), 21: (1, 1)}
+MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2), 21: (1, 1)}
 # Window size -> the CPU's tile: one output column per vector lane, so 1 wide and shared along
 # y only; for the sizes past the CPU's sorted-column networks (median_column_networks.cuh, up to
 # 7x7). Min/max per output for 1x1, 1x2, 1x4, 1x8 tiles: 9x9 1270, 604, 403, 382; 11x11 2304,
