@@ -260,11 +260,15 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
 // a sorted window costs about 260. Needs k >= Net::kTile - 1. A thread walks L::kCols
 // columns: pairs of 8- or 16-bit ones (PackedLanes) where pairs_fit, one otherwise. Tiles
 // whose rows reach past the image read them through a table of rows in the warp's shared memory.
+// Slots of a network's tile (see median_column_tiles.cuh): a row-table entry each.
+template <class Net>
+constexpr int kTileSlots = Net::kWindow + Net::kTile - 1;
+
 template <class T, class Net, class L, int MinBlocks>
 __global__ void __launch_bounds__(128, MinBlocks) median_columns_tiled(const __grid_constant__ LineArgs a, int band) {
     static_assert(kTileRows % Net::kTile == 0, "networks fill a warp's tile");
     static_assert(L::kCols == 1 || sizeof(T) <= 2, "pairs of keys of up to 16 bits");
-    constexpr int kSlots = Net::kWindow + Net::kTile - 1, cols = L::kCols;
+    constexpr int kSlots = kTileSlots<Net>, cols = L::kCols;
     // What a load reads: a pixel, or a pair of them.
     using Word = std::conditional_t<cols == 1, T, std::conditional_t<sizeof(T) == 1, std::uint16_t, std::uint32_t>>;
     extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -277,6 +281,7 @@ __global__ void __launch_bounds__(128, MinBlocks) median_columns_tiled(const __g
     // largest.
     const int core_rows = 2 * r + 2 - Net::kTile, low_pads = (Net::kWindow - 2 * r - 1) / 2;
     constexpr int pitch = kWarpTilePitch<T, cols>;
+    // Shared memory: the warps' tiles, then the warps' row tables (see launch_tiled).
     unsigned char* const tile = shared_bytes + warp * (kTileRows * pitch);
     int* const rows_at = reinterpret_cast<int*>(shared_bytes + blockDim.x / 32 * (kTileRows * pitch)) + warp * kSlots;
     const char* const column = static_cast<const char*>(a.src) + (line < a.width ? line : 0) * sizeof(T);
@@ -393,7 +398,7 @@ template <class T, class Net, class L, int MinBlocks>
 cudaError_t launch_tiled(const LineArgs& a, cudaStream_t stream) {
     constexpr int threads = 128, warps = threads / 32;
     const std::size_t shared = std::size_t(warps) * (kTileRows * kWarpTilePitch<T, L::kCols> +
-                                                     (Net::kWindow + Net::kTile - 1) * sizeof(int));
+                                                     kTileSlots<Net> * sizeof(int));
     return launch_bands(median_columns_tiled<T, Net, L, MinBlocks>, threads, threads * L::kCols, shared, kTileRows, a,
                         stream);
 }
@@ -404,19 +409,20 @@ cudaError_t launch_tiled(const LineArgs& a, cudaStream_t stream) {
 template <class T, class L>
 cudaError_t launch_tiles(const LineArgs& a, int k, cudaStream_t stream) {
     constexpr int wide = L::kCols == 1 ? 3 : 2;
-    if (k == 1) return launch_tiled<T, ColumnTile1x1, L, 4>(a, stream);
-    if (k <= 7) return launch_tiled<T, ColumnTile7x4, L, 4>(a, stream);
-    if (k <= 15) return launch_tiled<T, ColumnTile15x8, L, 4>(a, stream);
-    if (k <= 33) return launch_tiled<T, ColumnTile33x16, L, 4>(a, stream);
-    if (k <= 65) return launch_tiled<T, ColumnTile65x32, L, wide>(a, stream);
+    if (k <= ColumnTile1x1::kWindow) return launch_tiled<T, ColumnTile1x1, L, 4>(a, stream);
+    if (k <= ColumnTile7x4::kWindow) return launch_tiled<T, ColumnTile7x4, L, 4>(a, stream);
+    if (k <= ColumnTile15x8::kWindow) return launch_tiled<T, ColumnTile15x8, L, 4>(a, stream);
+    if (k <= ColumnTile33x16::kWindow) return launch_tiled<T, ColumnTile33x16, L, 4>(a, stream);
+    if (k <= ColumnTile65x32::kWindow) return launch_tiled<T, ColumnTile65x32, L, wide>(a, stream);
     return launch_tiled<T, ColumnTile129x32, L, 2>(a, stream);
 }
 
-// Whether the columns can be read in pairs (PackedLanes, 8- and 16-bit): every row's pairs
-// aligned, none half outside.
+// Whether the columns of an 8- or 16-bit image can be read in pairs (PackedLanes): every
+// row's pairs aligned, none half outside.
 template <class T>
 bool pairs_fit(const LineArgs& a) {
-    return sizeof(T) <= 2 && a.width % 2 == 0 && a.src_pitch % (2 * sizeof(T)) == 0 &&
+    static_assert(sizeof(T) <= 2, "pairs of keys of up to 16 bits");
+    return a.width % 2 == 0 && a.src_pitch % (2 * sizeof(T)) == 0 &&
            reinterpret_cast<std::uintptr_t>(a.src) % (2 * sizeof(T)) == 0;
 }
 
