@@ -254,16 +254,16 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
     }
 }
 
+// Slots of a network's tile (see median_column_tiles.cuh): a row-table entry each.
+template <class Net>
+constexpr int kTileSlots = Net::kWindow + Net::kTile - 1;
+
 // The same walk for windows of up to Net::kWindow rows, Net::kTile rows at a time: a tile's
 // medians come from one generated network (median_column_tiles.cuh) that shares the sorting
 // its outputs' windows have in common, about 51 min/max an output for k = 65 where sliding
 // a sorted window costs about 260. Needs k >= Net::kTile - 1. A thread walks L::kCols
 // columns: pairs of 8- or 16-bit ones (PackedLanes) where pairs_fit, one otherwise. Tiles
 // whose rows reach past the image read them through a table of rows in the warp's shared memory.
-// Slots of a network's tile (see median_column_tiles.cuh): a row-table entry each.
-template <class Net>
-constexpr int kTileSlots = Net::kWindow + Net::kTile - 1;
-
 template <class T, class Net, class L, int MinBlocks>
 __global__ void __launch_bounds__(128, MinBlocks) median_columns_tiled(const __grid_constant__ LineArgs a, int band) {
     static_assert(kTileRows % Net::kTile == 0, "networks fill a warp's tile");
@@ -356,12 +356,11 @@ __global__ void median_output_kernel(const __grid_constant__ LineArgs a) {
 }
 
 // Launches kernel (median_columns or median_columns_tiled) on blocks of `threads` threads
-// covering block_columns columns, with `shared` bytes, on bands of `band` rows.
+// covering block_columns columns, with `shared` bytes (past 48 KiB the caller has allowed them),
+// on bands of `band` rows.
 template <class Kernel>
 cudaError_t launch_bands(Kernel kernel, int threads, int block_columns, std::size_t shared, int band, const LineArgs& a,
                          cudaStream_t stream) {
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
-    if (e != cudaSuccess) return e;
     const int across = (a.width + block_columns - 1) / block_columns;
     const int bands = std::min((a.height + band - 1) / band, kMaxGridY);
     kernel<<<dim3(across, bands), threads, shared, stream>>>(a, band);
@@ -397,8 +396,9 @@ cudaError_t launch_columns(const LineArgs& a, cudaStream_t stream) {
 template <class T, class Net, class L, int MinBlocks>
 cudaError_t launch_tiled(const LineArgs& a, cudaStream_t stream) {
     constexpr int threads = 128, warps = threads / 32;
-    const std::size_t shared = std::size_t(warps) * (kTileRows * kWarpTilePitch<T, L::kCols> +
-                                                     kTileSlots<Net> * sizeof(int));
+    constexpr std::size_t shared = std::size_t(warps) * (kTileRows * kWarpTilePitch<T, L::kCols> +
+                                                         kTileSlots<Net> * sizeof(int));
+    static_assert(shared <= 48 * 1024, "within the dynamic shared memory a launch gets unasked");
     return launch_bands(median_columns_tiled<T, Net, L, MinBlocks>, threads, threads * L::kCols, shared, kTileRows, a,
                         stream);
 }
