@@ -11,7 +11,6 @@
 #include "median3d_args.cuh"
 #include "median_lanes.cuh"
 #include "median_tiled_kernel.cuh"
-#include "order_key.cuh"
 
 namespace fastmedian::kernels::tiled3d {
 
@@ -49,13 +48,15 @@ median3d_tiled(const __grid_constant__ VolumeArgs a) {
         for (int h = 0; h < L::kCols; ++h)
             sx[j][h] = static_cast<int>(border_index(x0 - RX + lane + 32 * j + h * kHalfW, a.width, a.border));
     const char* src = static_cast<const char*>(a.src);
+    using Key = tiled::TileKey<T>;
+    const std::uint32_t outside = Key::from_order_key(a.outside_key);
     for (int i = warp; i < kInPlanes * kInRows; i += kWarps) {
         const int p = i / kInRows, r = i - p * kInRows;
         const std::int64_t sz = border_index(z0 - RZ + p, a.depth, a.border);
         const std::int64_t sy = border_index(y0 - RY + r, a.height, a.border);
         const T* row = reinterpret_cast<const T*>(src + (sz < 0 ? 0 : sz) * a.src_plane_stride +
                                                   (sy < 0 ? 0 : sy) * a.src_pitch);
-        const bool outside = sz < 0 || sy < 0;
+        const bool outside_row = sz < 0 || sy < 0;
 #pragma unroll
         for (int j = 0; j < kColSteps; ++j) {
             const int c = lane + 32 * j;
@@ -63,7 +64,7 @@ median3d_tiled(const __grid_constant__ VolumeArgs a) {
             std::uint32_t word = 0;
 #pragma unroll
             for (int h = 0; h < L::kCols; ++h)
-                word |= (outside || sx[j][h] < 0 ? a.outside_key : OrderKey<T>::to_key(row[sx[j][h]]))
+                word |= (outside_row || sx[j][h] < 0 ? outside : Key::to_key(row[sx[j][h]]))
                         << (16 * h);
             tile[p][r][c % TW][c / TW] = word;
         }
@@ -87,14 +88,14 @@ median3d_tiled(const __grid_constant__ VolumeArgs a) {
             T* row = reinterpret_cast<T*>(plane + static_cast<std::int64_t>(oy + y) * a.dst_pitch);
 #pragma unroll
             for (int h = 0; h < L::kCols; ++h)
-                tiled::store_run<T, L>(row, ox + h * kHalfW, a.width, keys[z][y], h);
+                tiled::store_run<T, L, Key>(row, ox + h * kHalfW, a.width, keys[z][y], h);
         }
     }
 }
 
 template <class Net, class T>
 cudaError_t launch_typed(VolumeArgs a, cudaStream_t stream) {
-    using L = typename LanesFor<T>::type;
+    using L = typename tiled::TileKey<T>::Lanes;
     dim3 grid = grid_for<Net, L>(a);
     if (grid.y > 65535) return cudaErrorInvalidConfiguration;
     constexpr unsigned kMaxGridZ = 65535;

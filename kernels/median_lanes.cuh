@@ -23,6 +23,23 @@ struct ScalarLanes {
     }
 };
 
+// 32-bit keys ordered as signed integers (the tiled median's float keys: median_tiled_kernel.cuh).
+struct SignedLanes {
+    static constexpr int kCols = 1;
+    __device__ static std::uint32_t lo(std::uint32_t a, std::uint32_t b) {
+        return static_cast<std::uint32_t>(min(static_cast<std::int32_t>(a), static_cast<std::int32_t>(b)));
+    }
+    __device__ static std::uint32_t hi(std::uint32_t a, std::uint32_t b) {
+        return static_cast<std::uint32_t>(max(static_cast<std::int32_t>(a), static_cast<std::int32_t>(b)));
+    }
+    __device__ static std::uint32_t lo3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        return lo(lo(a, b), c);  // ptxas fuses this into one VIMNMX3
+    }
+    __device__ static std::uint32_t hi3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        return hi(hi(a, b), c);
+    }
+};
+
 struct PackedLanes {
     static constexpr int kCols = 2;
     __device__ static std::uint32_t lo(std::uint32_t a, std::uint32_t b) { return __vminu2(a, b); }

@@ -18,25 +18,54 @@ namespace fastmedian::kernels::tiled {
 
 constexpr int kWarps = 8;  // warps of a block, stacked vertically
 
-// OrderKey's keys and pixels, with floats converted in three instructions each way instead of
-// five or six, as the ALU pipe that staging, write-out and min/max share is what limits f32
-// (H100 5x5: 85% busy; measured +2%). max.NaN makes every NaN the canonical 0x7FFFFFFF, whose
-// key is kNaNKey; on the way back the signed min takes NaN bits to 0x7FC00000 and leaves the
-// others. The ordered keys themselves are the usual flip: sign set, all bits; else the sign.
-template <class T> struct StagedKey : OrderKey<T> {};
-template <> struct StagedKey<float> {
-    __device__ static std::uint32_t to_key(float v) {
+// The keys of the tiled kernels (2D and 3D). Integers: OrderKey's. Floats: keys ordered as
+// signed integers (SignedLanes), OrderKey's with the top bit flipped, so that a float in
+// +0..+Inf is its own key, and a thread of the 2D kernel whose values all are (most microscopy
+// images) converts nothing either way. The ALU pipe, which conversion shares with min/max,
+// limits f32; H100, 4096^2, against OrderKey's keys converted in three instructions each way:
+// f32 3x3 +20%, 5x5 +12%, 7x7 +6.5% (+20%, +10%, +6% with a third negative), 9x9 and 11x11 -1%.
+template <class T> struct TileKey : OrderKey<T> {
+    using Lanes = PackedLanes;
+    __device__ static std::uint32_t from_order_key(std::uint32_t key) { return key; }
+};
+template <> struct TileKey<float> {
+    using Lanes = SignedLanes;
+    static constexpr std::uint32_t kPlainMax = 0x7F800000u;  // +Inf: bits up to it are keys
+    // In three instructions: max.NaN makes every NaN the canonical 0x7FFFFFFF, the largest
+    // key; negative values flip their magnitude bits.
+    __device__ static std::uint32_t to_key(std::uint32_t bits) {
         float canonical;
-        asm("max.NaN.f32 %0, %1, 0fFF800000;" : "=f"(canonical) : "f"(v));
-        const std::uint32_t bits = __float_as_uint(canonical);
-        return bits ^ (static_cast<std::uint32_t>(static_cast<std::int32_t>(bits) >> 31) | 0x80000000u);
+        asm("max.NaN.f32 %0, %1, 0fFF800000;" : "=f"(canonical) : "f"(__uint_as_float(bits)));
+        const std::uint32_t c = __float_as_uint(canonical);
+        return c ^ (static_cast<std::uint32_t>(static_cast<std::int32_t>(c) >> 31) & 0x7FFFFFFFu);
     }
+    __device__ static std::uint32_t to_key(float v) { return to_key(__float_as_uint(v)); }
+    // In three: the flip back, and a signed min that takes the NaN key to 0x7FC00000.
     __device__ static float from_key(std::uint32_t key) {
         const std::uint32_t bits =
-            key ^ (~static_cast<std::uint32_t>(static_cast<std::int32_t>(key) >> 31) | 0x80000000u);
+            key ^ (static_cast<std::uint32_t>(static_cast<std::int32_t>(key) >> 31) & 0x7FFFFFFFu);
         return __int_as_float(min(static_cast<std::int32_t>(bits), static_cast<std::int32_t>(kQuietNaNBits)));
     }
+    __device__ static std::uint32_t from_order_key(std::uint32_t key) { return key ^ 0x80000000u; }
 };
+
+// Makes a thread's staged f32 bits keys, unless all are their own keys (+0..+Inf): one test
+// for the lot, as an image's values mostly are all in that range or many are not. Loading the
+// lot first also has every load in flight at once.
+template <int N, int M>
+__device__ __forceinline__ void float_bits_to_keys(std::uint32_t (&words)[N][M]) {
+    std::uint32_t high = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+#pragma unroll
+        for (int j = 0; j < M; ++j) high = max(high, words[i][j]);
+    if (high > TileKey<float>::kPlainMax) {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+#pragma unroll
+            for (int j = 0; j < M; ++j) words[i][j] = TileKey<float>::to_key(words[i][j]);
+    }
+}
 
 // Shared-memory words per phase row: enough for `cols` columns split into tw phases, and equal
 // to 32 / tw modulo 32, so that 32 consecutive columns staged at once hit 32 different banks.
@@ -46,14 +75,20 @@ __host__ __device__ constexpr int phase_words(int cols, int tw) {
     return q;
 }
 
-// Writes lane h of keys[0..TW) as pixels row[x..x+TW), those inside the image: with one
-// vector store when all are inside and the address is aligned.
-template <class T, class L, int TW>
+// Writes lane h of keys[0..TW) as pixels row[x..x+TW) (Key::from_key; with Plain, f32 keys
+// all in +0..+Inf, their bits), those inside the image: with one vector store when all are
+// inside and the address is aligned.
+template <class T, class L, class Key, bool Plain = false, int TW>
 __device__ __forceinline__ void store_run(T* row, int x, int width, const std::uint32_t (&keys)[TW],
                                           int h) {
     T v[TW];
 #pragma unroll
-    for (int i = 0; i < TW; ++i) v[i] = StagedKey<T>::from_key(lane_key<L>(keys[i], h));
+    for (int i = 0; i < TW; ++i) {
+        if constexpr (Plain)
+            v[i] = __uint_as_float(keys[i]);
+        else
+            v[i] = Key::from_key(lane_key<L>(keys[i], h));
+    }
     constexpr int kBytes = TW * sizeof(T);
     using Vec = std::conditional_t<kBytes == 16, uint4,
                                    std::conditional_t<kBytes == 8, uint2, std::uint32_t>>;
@@ -71,8 +106,8 @@ __device__ __forceinline__ void store_run(T* row, int x, int width, const std::u
 }
 
 // Four pixels' keys from one vector load per packed half (4 u8, 4 u16 or 4 f32), as the
-// staged words of four consecutive columns.
-template <class T, class L>
+// staged words of four consecutive columns; with Bits, f32 keeps its bits (float_bits_to_keys).
+template <class T, class L, bool Bits>
 __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint32_t (&words)[4]) {
     using Vec = std::conditional_t<sizeof(T) == 1, std::uint32_t,
                                    std::conditional_t<sizeof(T) == 2, uint2, uint4>>;
@@ -85,8 +120,11 @@ __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        words[i] = StagedKey<T>::to_key(v[0][i]);
-        if constexpr (L::kCols == 2) words[i] |= StagedKey<T>::to_key(v[1][i]) << 16;
+        if constexpr (std::is_same_v<T, float> && Bits)
+            words[i] = __float_as_uint(v[0][i]);
+        else
+            words[i] = TileKey<T>::to_key(v[0][i]);
+        if constexpr (L::kCols == 2) words[i] |= TileKey<T>::to_key(v[1][i]) << 16;
     }
 }
 
@@ -135,25 +173,29 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
     // aligned images stage (row, vector) tasks spread evenly over the block's threads instead,
     // so that no warp steps once more for the few vectors of a row past its 32 lanes.
     constexpr bool kByTasks = K == 5 || K == 7 || (K == 3 && L::kCols == 1);
+    using Key = TileKey<T>;
+    const std::uint32_t outside = Key::from_order_key(a.outside_key);  // the constant's key
     // Blocks whose staged rows all lie in the image (all but the top and bottom ones) stage
-    // without resolving a row's border or testing for the constant: code of its own.
+    // without resolving a row's border or testing for the constant: code of its own. There,
+    // f32 loads its bits and float_bits_to_keys makes a thread's batch of them keys at once.
     auto stage = [&](auto rows_inside) {
         constexpr bool kInside = decltype(rows_inside)::value;
+        constexpr bool kBits = std::is_same_v<T, float> && kInside;
         auto source_row = [&](int r) {
             return kInside ? y0 - R + r : static_cast<int>(border_index(y0 - R + r, a.height, a.border));
         };
-        // The words of four columns from c on, of staged row r whose source row is sy.
-        auto vector_task = [&](int r, int c, int sy) {
-            std::uint32_t words[4];
+        // The words of four columns from c on, of a staged row whose source row is sy.
+        auto vector_load = [&](int c, int sy, std::uint32_t (&words)[4]) {
             if (!kInside && sy < 0) {
-                words[0] = words[1] = words[2] = words[3] =
-                    L::kCols == 2 ? a.outside_key | a.outside_key << 16 : a.outside_key;
+                words[0] = words[1] = words[2] = words[3] = L::kCols == 2 ? outside | outside << 16 : outside;
             } else {  // sy >= 0 here: unsigned arithmetic spares the ALU sign extensions
                 const T* row = reinterpret_cast<const T*>(
                     plane + static_cast<std::uint64_t>(static_cast<std::uint32_t>(sy)) *
                                 static_cast<std::uint64_t>(a.src_pitch));
-                vector_words<T, L>(row + left + c, row + left + c + kHalfW, words);
+                vector_words<T, L, kBits>(row + left + c, row + left + c + kHalfW, words);
             }
+        };
+        auto vector_put = [&](int r, int c, const std::uint32_t (&words)[4]) {
 #pragma unroll
             for (int q = 0; q < 4; ++q) tile[r][(c + q) % TW][(c + q) / TW] = words[q];
         };
@@ -162,12 +204,23 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
             constexpr int kTasks = kInRows * kVecs;
             constexpr int kThreads = 32 * kWarps;
             constexpr int kTaskSteps = (kTasks + kThreads - 1) / kThreads;
+            std::uint32_t words[kTaskSteps][4] = {};
 #pragma unroll
             for (int i = 0; i < kTaskSteps; ++i) {
                 const unsigned t = threadIdx.x + i * kThreads;
                 if (kTasks % kThreads != 0 && t >= kTasks) break;
-                const int r = static_cast<int>(t / kVecs);
-                vector_task(r, static_cast<int>(4 * (t % kVecs)), source_row(r));
+                const int r = static_cast<int>(t / kVecs), c = static_cast<int>(4 * (t % kVecs));
+                vector_load(c, source_row(r), words[i]);
+                if constexpr (!kBits) vector_put(r, c, words[i]);
+            }
+            if constexpr (kBits) {
+                float_bits_to_keys(words);
+#pragma unroll
+                for (int i = 0; i < kTaskSteps; ++i) {
+                    const unsigned t = threadIdx.x + i * kThreads;
+                    if (kTasks % kThreads != 0 && t >= kTasks) break;
+                    vector_put(static_cast<int>(t / kVecs), static_cast<int>(4 * (t % kVecs)), words[i]);
+                }
             }
             return;
         }
@@ -182,11 +235,22 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
             if (kInRows % kWarps != 0 && r >= kInRows) break;
             const int sy = source_row(r);
             if (vectors) {
+                std::uint32_t words[kVecSteps][4] = {};
 #pragma unroll
                 for (int j = 0; j < kVecSteps; ++j) {
                     const int c = 4 * (lane + 32 * j);
                     if ((kInCols / 4) % 32 != 0 && c >= kInCols) break;
-                    vector_task(r, c, sy);
+                    vector_load(c, sy, words[j]);
+                    if constexpr (!kBits) vector_put(r, c, words[j]);
+                }
+                if constexpr (kBits) {
+                    float_bits_to_keys(words);
+#pragma unroll
+                    for (int j = 0; j < kVecSteps; ++j) {
+                        const int c = 4 * (lane + 32 * j);
+                        if ((kInCols / 4) % 32 != 0 && c >= kInCols) break;
+                        vector_put(r, c, words[j]);
+                    }
                 }
                 continue;
             }
@@ -199,8 +263,7 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
                 std::uint32_t word = 0;
 #pragma unroll
                 for (int h = 0; h < L::kCols; ++h)
-                    word |= ((!kInside && sy < 0) || sx[j][h] < 0 ? a.outside_key
-                                                                  : StagedKey<T>::to_key(row[sx[j][h]]))
+                    word |= ((!kInside && sy < 0) || sx[j][h] < 0 ? outside : Key::to_key(row[sx[j][h]]))
                             << (16 * h);
                 tile[r][c % TW][c / TW] = word;
             }
@@ -222,13 +285,28 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
     Net::template run<L>(in, out);
 
     char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
+    auto store = [&](auto plain) {
 #pragma unroll
-    for (int y = 0; y < TH; ++y) {
-        if (oy + y >= a.height) break;
-        T* row = reinterpret_cast<T*>(out_plane + static_cast<std::int64_t>(oy + y) * a.dst_pitch);
+        for (int y = 0; y < TH; ++y) {
+            if (oy + y >= a.height) break;
+            T* row = reinterpret_cast<T*>(out_plane + static_cast<std::int64_t>(oy + y) * a.dst_pitch);
 #pragma unroll
-        for (int h = 0; h < L::kCols; ++h) store_run<T, L>(row, ox + h * kHalfW, a.width, keys[y], h);
+            for (int h = 0; h < L::kCols; ++h)
+                store_run<T, L, Key, decltype(plain)::value>(row, ox + h * kHalfW, a.width, keys[y], h);
+        }
+    };
+    if constexpr (std::is_same_v<T, float>) {  // float keys in +0..+Inf are the pixels' bits
+        std::uint32_t high = 0;
+#pragma unroll
+        for (int y = 0; y < TH; ++y)
+#pragma unroll
+            for (int x = 0; x < TW; ++x) high = max(high, keys[y][x]);
+        if (high <= Key::kPlainMax) {
+            store(std::true_type{});
+            return;
+        }
     }
+    store(std::false_type{});
 }
 
 template <class Net, class L>
@@ -248,7 +326,7 @@ bool fits(int height) {
 
 template <class Net, class T>
 cudaError_t launch_typed(const PlanesArgs& a, cudaStream_t stream) {
-    using L = typename LanesFor<T>::type;
+    using L = typename TileKey<T>::Lanes;
     const dim3 grid = grid_for<Net, L>(a);
     if (grid.y > 65535) return cudaErrorInvalidConfiguration;
     median_tiled<Net, T, L><<<grid, 32 * kWarps, 0, stream>>>(a);

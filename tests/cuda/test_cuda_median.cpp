@@ -2,6 +2,8 @@
 // specials, odd sizes, padded strides, every border and window. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <random>
 
 #include "fastmedian/fastmedian.hpp"
@@ -224,3 +226,30 @@ TEST_F(CudaMedian, AlignedRowsTakeTheVectorLoads) {
                                        label(t, b, fm::Window::square(k)) + " aligned rows");
             }
 }
+
+// The tiled kernels keep floats in +0..+Inf as their own keys: a thread whose values all lie
+// there converts nothing, and one with any other value (a negative, -0, NaN of any sign or
+// payload) converts its batch. Non-negative images with few such values mix both kinds of
+// thread in a block and in a window; with many, medians are NaN and +Inf too.
+TEST_F(CudaMedian, NonNegativeFloatsAmongFewSpecials) {
+    const std::uint32_t specials[] = {0x80000000u, 0xBF800000u, 0xFF800000u, 0x7FC00001u,
+                                      0xFFC00000u, 0x7F800001u, 0x7F800000u, 0x00000000u};
+    std::uint32_t seed = 5000;
+    for (fm::Border b : kAllBorders)
+        for (int k : {3, 5, 7, 9, 11, 15, 21})
+            for (double fraction : {0.0, 0.002, 0.3, 0.9}) {
+                Stack src(fm::PixelType::f32, 1031, 70, 1, 1);  // 1032 pixels per row: vector loads
+                std::mt19937 rng(seed++);
+                std::uniform_real_distribution<double> u(0.0, 1.0);
+                for (std::int64_t y = 0; y < src.height; ++y)
+                    for (std::int64_t x = 0; x < src.width; ++x) {
+                        float v = std::ldexp(static_cast<float>(rng() % 1000001), static_cast<int>(rng() % 40) - 20);
+                        if (u(rng) < fraction) std::memcpy(&v, &specials[rng() % 8], sizeof v);
+                        src.at<float>(0, y, x) = v;
+                    }
+                expect_cuda_equals_cpu(src, fm::Window::square(k), b, b == fm::Border::constant ? -2.5 : 1.5,
+                                       label(fm::PixelType::f32, b, fm::Window::square(k)) + " specials " +
+                                           std::to_string(fraction));
+            }
+}
+
