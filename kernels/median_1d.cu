@@ -258,6 +258,17 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
 template <class Net>
 constexpr int kTileSlots = Net::kWindow + Net::kTile - 1;
 
+// Shared memory of a median_columns_tiled block: the warps' tiles of medians, then the warps'
+// row tables; for the kernel and its launch alike.
+template <class T, class Net, int cols>
+struct TiledShared {
+    static constexpr int kTileBytes = kTileRows * kWarpTilePitch<T, cols>;
+    __host__ __device__ static constexpr std::size_t rows_at(int warps) { return std::size_t(warps) * kTileBytes; }
+    __host__ __device__ static constexpr std::size_t bytes(int warps) {
+        return rows_at(warps) + std::size_t(warps) * kTileSlots<Net> * sizeof(int);
+    }
+};
+
 // The same walk for windows of up to Net::kWindow rows, Net::kTile rows at a time: a tile's
 // medians come from one generated network (median_column_tiles.cuh) that shares the sorting
 // its outputs' windows have in common, about 51 min/max an output for k = 65 where sliding
@@ -281,9 +292,9 @@ __global__ void __launch_bounds__(128, MinBlocks) median_columns_tiled(const __g
     // largest.
     const int core_rows = 2 * r + 2 - Net::kTile, low_pads = (Net::kWindow - 2 * r - 1) / 2;
     constexpr int pitch = kWarpTilePitch<T, cols>;
-    // Shared memory: the warps' tiles, then the warps' row tables (see launch_tiled).
-    unsigned char* const tile = shared_bytes + warp * (kTileRows * pitch);
-    int* const rows_at = reinterpret_cast<int*>(shared_bytes + blockDim.x / 32 * (kTileRows * pitch)) + warp * kSlots;
+    using Shared = TiledShared<T, Net, cols>;
+    unsigned char* const tile = shared_bytes + warp * Shared::kTileBytes;
+    int* const rows_at = reinterpret_cast<int*>(shared_bytes + Shared::rows_at(blockDim.x / 32)) + warp * kSlots;
     const char* const column = static_cast<const char*>(a.src) + (line < a.width ? line : 0) * sizeof(T);
     const std::uint32_t outside = cols == 1 ? a.outside_key : a.outside_key * 0x10001u;
     const int columns = min(32 * cols, a.width - warp_line0);
@@ -396,8 +407,7 @@ cudaError_t launch_columns(const LineArgs& a, cudaStream_t stream) {
 template <class T, class Net, class L, int MinBlocks>
 cudaError_t launch_tiled(const LineArgs& a, cudaStream_t stream) {
     constexpr int threads = 128, warps = threads / 32;
-    constexpr std::size_t shared = std::size_t(warps) * (kTileRows * kWarpTilePitch<T, L::kCols> +
-                                                         kTileSlots<Net> * sizeof(int));
+    constexpr std::size_t shared = TiledShared<T, Net, L::kCols>::bytes(warps);
     static_assert(shared <= 48 * 1024, "within the dynamic shared memory a launch gets unasked");
     return launch_bands(median_columns_tiled<T, Net, L, MinBlocks>, threads, threads * L::kCols, shared, kTileRows, a,
                         stream);
