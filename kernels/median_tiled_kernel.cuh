@@ -49,17 +49,23 @@ template <> struct TileKey<float> {
     __device__ static std::uint32_t from_order_key(std::uint32_t key) { return key ^ 0x80000000u; }
 };
 
-// Makes a thread's staged f32 bits keys, unless all are their own keys (+0..+Inf): one test
-// for the lot, as an image's values mostly are all in that range or many are not. Loading the
-// lot first also has every load in flight at once.
+// Whether all of a thread's f32 words lie in +0..+Inf, where bits and keys are the same.
 template <int N, int M>
-__device__ __forceinline__ void float_bits_to_keys(std::uint32_t (&words)[N][M]) {
+__device__ __forceinline__ bool all_plain(const std::uint32_t (&words)[N][M]) {
     std::uint32_t high = 0;
 #pragma unroll
     for (int i = 0; i < N; ++i)
 #pragma unroll
         for (int j = 0; j < M; ++j) high = max(high, words[i][j]);
-    if (high > TileKey<float>::kPlainMax) {
+    return high <= TileKey<float>::kPlainMax;
+}
+
+// Makes a thread's staged f32 bits keys, unless all are their own keys: one test for the lot,
+// as an image's values mostly are all in +0..+Inf or many are not. Loading the lot first also
+// has every load in flight at once.
+template <int N, int M>
+__device__ __forceinline__ void float_bits_to_keys(std::uint32_t (&words)[N][M]) {
+    if (!all_plain(words)) {
 #pragma unroll
         for (int i = 0; i < N; ++i)
 #pragma unroll
@@ -204,23 +210,22 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
             constexpr int kTasks = kInRows * kVecs;
             constexpr int kThreads = 32 * kWarps;
             constexpr int kTaskSteps = (kTasks + kThreads - 1) / kThreads;
-            std::uint32_t words[kTaskSteps][4] = {};
-#pragma unroll
-            for (int i = 0; i < kTaskSteps; ++i) {
-                const unsigned t = threadIdx.x + i * kThreads;
-                if (kTasks % kThreads != 0 && t >= kTasks) break;
-                const int r = static_cast<int>(t / kVecs), c = static_cast<int>(4 * (t % kVecs));
-                vector_load(c, source_row(r), words[i]);
-                if constexpr (!kBits) vector_put(r, c, words[i]);
-            }
-            if constexpr (kBits) {
-                float_bits_to_keys(words);
+            auto for_each_task = [&](auto f) {  // f(i, r, c): the thread's task i, of row r, column c
 #pragma unroll
                 for (int i = 0; i < kTaskSteps; ++i) {
                     const unsigned t = threadIdx.x + i * kThreads;
                     if (kTasks % kThreads != 0 && t >= kTasks) break;
-                    vector_put(static_cast<int>(t / kVecs), static_cast<int>(4 * (t % kVecs)), words[i]);
+                    f(i, static_cast<int>(t / kVecs), static_cast<int>(4 * (t % kVecs)));
                 }
+            };
+            std::uint32_t words[kTaskSteps][4] = {};  // those of no task stay 0, a plain key
+            for_each_task([&](int i, int r, int c) {
+                vector_load(c, source_row(r), words[i]);
+                if constexpr (!kBits) vector_put(r, c, words[i]);
+            });
+            if constexpr (kBits) {
+                float_bits_to_keys(words);
+                for_each_task([&](int i, int r, int c) { vector_put(r, c, words[i]); });
             }
             return;
         }
@@ -235,7 +240,7 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
             if (kInRows % kWarps != 0 && r >= kInRows) break;
             const int sy = source_row(r);
             if (vectors) {
-                std::uint32_t words[kVecSteps][4] = {};
+                std::uint32_t words[kVecSteps][4] = {};  // those past the row stay 0, a plain key
 #pragma unroll
                 for (int j = 0; j < kVecSteps; ++j) {
                     const int c = 4 * (lane + 32 * j);
@@ -296,12 +301,7 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
         }
     };
     if constexpr (std::is_same_v<T, float>) {  // float keys in +0..+Inf are the pixels' bits
-        std::uint32_t high = 0;
-#pragma unroll
-        for (int y = 0; y < TH; ++y)
-#pragma unroll
-            for (int x = 0; x < TW; ++x) high = max(high, keys[y][x]);
-        if (high <= Key::kPlainMax) {
+        if (all_plain(keys)) {
             store(std::true_type{});
             return;
         }
