@@ -7,7 +7,8 @@
 //
 // Stack: u16, mirror-tiled random-walk texture (values need not be real: the transfers and
 // kernels take the same time). Cases: median 3x3, 7x7 and 21x21, the separable background of
-// 65 (the last two bound by their kernels, not the transfers), temporal median N = 50; each from
+// 65 (the last two bound by their kernels, not the transfers), temporal median N = 50, 3D
+// median 3x3x3 and 5x5x5 (the stack as a volume); each from
 // pinned host buffers (cudaMallocHost) and from pageable ones (what a Java array or a TIFF read
 // into a std::vector is). Figures: the median of `runs` wall-clock times after a warm-up call,
 // as output Gpix/s and as a fraction of the transfer limit's Gpix/s. With several devices
@@ -194,6 +195,14 @@ int main(int argc, char** argv) {
             t.backend = fm::Backend::cuda;
             const double ms = median_ms([&] { fm::temporal_median(in, out, t); }, runs);
             rows.push_back({"temporal N=50", memory, 1, pixels / ms / 1e6, pixels / ms / 1e6 / limit_gpix});
+            for (int k : {3, 5}) {
+                fm::Median3DOptions m;
+                m.window = fm::Window3D::box(k);
+                m.backend = fm::Backend::cuda;
+                const double gpix = pixels / median_ms([&] { fm::median3d(in, out, m); }, runs) / 1e6;
+                const std::string n = std::to_string(k);
+                rows.push_back({"median3d " + n + "x" + n + "x" + n, memory, 1, gpix, gpix / limit_gpix});
+            }
             if (devices > 1) {
                 std::vector<int> all;
                 for (int i = 0; i < devices; ++i) all.push_back(i);

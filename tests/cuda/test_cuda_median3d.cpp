@@ -1,7 +1,7 @@
 // The CUDA 3D median gives the CPU reference's bits: the tiled networks (boxes 3 and 5,
 // ellipsoids of radius 1 and 2) and the generic selection, on random volumes, ties, float
-// specials, odd sizes, padded strides, every border, volumes in slabs when the device memory
-// allowed does not hold them (device views: test_cuda_device_views.cpp).
+// specials, odd sizes, padded strides, every border; host volumes go in bands of rows, many of
+// them when the device memory allowed is small (device views: test_cuda_device_views.cpp).
 // Skipped without a GPU.
 #include <gtest/gtest.h>
 
@@ -121,7 +121,7 @@ TEST_F(CudaMedian3D, LargerVolumeAcrossManyBlocks) {
 }
 
 // Equal to the whole volume's result (itself equal to the CPU's above).
-TEST_F(CudaMedian3D, VolumesLargerThanTheMemoryAllowsGoThroughInSlabs) {
+TEST_F(CudaMedian3D, VolumesLargerThanTheMemoryAllowsGoThroughInBands) {
     const fm::Window3D windows[] = {fm::Window3D::box(3), fm::Window3D::box(5, 5, 3),
                                     fm::Window3D::ellipsoid(2), fm::Window3D::box(3, 3, 9)};
     std::uint32_t seed = 300;
@@ -136,14 +136,15 @@ TEST_F(CudaMedian3D, VolumesLargerThanTheMemoryAllowsGoThroughInSlabs) {
                 o.cval = 5;
                 o.backend = fm::Backend::cuda;
                 fm::median3d(src.cview(), whole.view(), o);
-                // Slabs of 1 plane, and of 3, with their halo planes (rows padded to 512 bytes).
+                // Bands of 1 row of every plane (a limit of 1 byte), and of a few rows, each with
+                // its halo rows (rows padded to 512 bytes, in and out).
                 const std::int64_t row = (211 * static_cast<std::int64_t>(fm::pixel_size(t)) + 511) / 512 * 512;
                 const int rz = w.shape == fm::Window3D::Shape::box ? w.size_z / 2 : static_cast<int>(w.radius_z);
                 for (const std::int64_t limit : {std::int64_t{1}, 2 * row * 113 * (3 + 2 * rz)}) {
-                    Stack slabs(t, 211, 113, 7, 2, 1);
+                    Stack banded(t, 211, 113, 7, 2, 1);
                     const fmtest::MemoryLimit m(limit);
-                    fm::median3d(src.cview(), slabs.view(), o);
-                    EXPECT_EQ(fmtest::first_difference(whole, slabs), "")
+                    fm::median3d(src.cview(), banded.view(), o);
+                    EXPECT_EQ(fmtest::first_difference(whole, banded), "")
                         << label(t, b, w) << " limit " << std::to_string(limit);
                 }
             }

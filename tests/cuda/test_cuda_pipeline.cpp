@@ -2,8 +2,9 @@
 // than it has slots, pageable and pinned (cudaMallocHost'd, cudaHostRegister'd) sources and
 // destinations in every combination, padded strides, calls after calls reusing its buffers, a
 // float destination for an 8-bit source, planes larger than the device memory allowed (bands of
-// rows, every border mode), several devices; every result equal to the CPU's. Skipped without
-// a GPU (the several-device test without two).
+// rows, every border mode), several devices, and the temporal and 3D medians in bands of rows
+// of every plane; every result equal to the CPU's. Skipped without a GPU (the several-device
+// test without two).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -16,6 +17,7 @@
 
 #include "fastmedian/fastmedian.hpp"
 #include "support/memory_limit.hpp"
+#include "support/naive_median3d.hpp"
 #include "support/test_images.hpp"
 
 namespace fm = fastmedian;
@@ -264,4 +266,25 @@ TEST_F(CudaPipeline, TemporalMedianInBandsOfEveryFrame) {
                                            std::to_string(window),
                                        {0, 1200000, 400000});
         }
+}
+
+TEST_F(CudaPipeline, Median3DInBandsOfRowsOfEveryPlane) {
+    // A band's outputs are its rows but the halo rows either side: every plane's go out in one
+    // copy (to pinned destinations, or to staging). Tiled networks and the generic selection
+    // (3x3x9), whose window table the workers share.
+    std::uint32_t seed = 800;
+    for (fm::PixelType t : kAllTypes)
+        for (const fm::Window3D& w : {fm::Window3D::box(3), fm::Window3D::box(5, 5, 3), fm::Window3D::box(3, 3, 9)})
+            for (fm::Border b : {fm::Border::constant, fm::Border::mirror}) {
+                Stack src(t, 211, 150, 9);
+                fmtest::fill_random(src, seed++, seed % 2 ? 5 : 0);
+                fm::Median3DOptions o;
+                o.window = w;
+                o.border = b;
+                o.cval = 7;
+                expect_bands_equal_the_cpu(src, t, o, fm::median3d,
+                                           std::string("median3d ") + fm::pixel_type_name(t) + " " +
+                                               fmtest::window3d_label(w) + " " + fm::border_name(b),
+                                           {0, 400000, 1});
+            }
 }

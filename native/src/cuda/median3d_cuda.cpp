@@ -1,9 +1,9 @@
 // Host side of the CUDA 3D median. Views in device memory are filtered on the caller's stream;
-// host volumes are copied to the device (whole, or in slabs of planes when they do not fit),
-// filtered and copied back.
+// host volumes go through the plane pipeline in bands of rows (plane_pipeline.hpp).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "border_index.cuh"
 #include "core/constant_value.hpp"
@@ -17,9 +17,21 @@ namespace fastmedian::detail {
 
 namespace {
 
+// The window's row runs, for the generic selection: a device table of them, copied on `stream`.
+struct WindowRuns {
+    WindowRuns(const Footprint3D& fp, cudaStream_t stream) : table(fp.half_width.size() * sizeof(int), 1) {
+        check(cudaMemcpyAsync(table.get(), fp.half_width.data(), fp.half_width.size() * sizeof(int),
+                              cudaMemcpyHostToDevice, stream),
+              "cudaMemcpyAsync (window)");
+    }
+    DeviceBuffer table;
+};
+
 // Runs the 3D median on volumes already on the device (a.src, a.dst and their strides set):
-// the generated tiled network where one serves the window, else the generic selection.
-void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp,
+// the generated tiled network where one serves the window, else the generic selection over
+// `runs`, or when that is null over a table of its own (freed on return: cudaFree waits for
+// the kernels that read it).
+void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp, const WindowRuns* runs,
                    cudaStream_t stream) {
     const auto tiled = kernels::tiled3d::launch_for(fp.radius_z, fp.radius_y, fp.half_width.data(),
                                                     static_cast<int>(fp.half_width.size()));
@@ -27,19 +39,16 @@ void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp,
         const cudaError_t e = tiled(type, a, stream);
         if (e != cudaErrorInvalidConfiguration) return check_launch(e, "kernel launch (median3d, tiled)");
     }
-    DeviceBuffer runs(fp.half_width.size() * sizeof(int), 1);
-    check(cudaMemcpyAsync(runs.get(), fp.half_width.data(), fp.half_width.size() * sizeof(int),
-                          cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync (window)");
+    std::optional<WindowRuns> own;
+    if (runs == nullptr) runs = &own.emplace(fp, stream);
     const kernels::Runs3DWindow w{fp.radius_x, fp.radius_y, fp.radius_z,
-                                  static_cast<int>(fp.rank()), static_cast<const int*>(runs.get())};
+                                  static_cast<int>(fp.rank()), static_cast<const int*>(runs->table.get())};
     constexpr int kMaxPlanesPerLaunch = 65535;  // grid.z
     for (int z = 0; z < a.depth; z += kMaxPlanesPerLaunch) {
         a.first_plane = z;
         const int planes = std::min(kMaxPlanesPerLaunch, a.depth - z);
         check_launch(kernels::launch_median3d_select(type, a, planes, w, stream), "kernel launch (median3d)");
     }
-    // The window table is freed when `runs` goes; cudaFree waits for the kernels using it.
 }
 
 kernels::VolumeArgs volume_args(const ConstImageView& src, Border border, double cval) {
@@ -52,50 +61,31 @@ kernels::VolumeArgs volume_args(const ConstImageView& src, Border border, double
     return a;
 }
 
-// Host volumes go to the device in slabs of planes, each with the planes around it that its
-// outputs read (the volume's own border planes beyond its first and last), as many at once as
-// the device memory allows: the whole volume when it fits.
+// Host volumes go through the plane pipeline in bands of rows of every plane, each with the rows
+// around it that its outputs read: the workers' staging, uploads, kernels and downloads overlap.
+// The band's edge rows are the image's own or its border's (constant: the band stops at the
+// image's edge, where the kernel applies the constant), so its kept outputs are the volume's.
 void median3d_host_views(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                         Border border, kernels::VolumeArgs a) {
-    const std::size_t row_bytes = static_cast<std::size_t>(src.width) * pixel_size(src.type);
-    const auto height = static_cast<std::size_t>(src.height);
-    const std::int64_t planes = src.planes, halo = fp.radius_z;
-    const std::int64_t plane_bytes = 2 * static_cast<std::int64_t>((row_bytes + 511) / 512 * 512 * height);
-    const auto budget = static_cast<std::int64_t>(memory_budget(0.8));
-    const std::int64_t slab = planes * plane_bytes <= budget
-                                  ? planes
-                                  : std::clamp<std::int64_t>(budget / plane_bytes - 2 * halo, 1, planes);
-    const std::int64_t room = slab == planes ? planes : slab + 2 * halo;  // device planes
-    DeviceBuffer d_src(row_bytes, height * static_cast<std::size_t>(room));
-    DeviceBuffer d_dst(row_bytes, height * static_cast<std::size_t>(room));
-    a.src = d_src.get();
-    a.src_pitch = d_src.pitch();
-    a.src_plane_stride = d_src.pitch() * src.height;
-    a.dst = d_dst.get();
-    a.dst_pitch = d_dst.pitch();
-    a.dst_plane_stride = d_dst.pitch() * src.height;
-    const cudaStream_t stream = cudaStreamPerThread;
-    for (std::int64_t z0 = 0; z0 < planes; z0 += slab) {
-        const std::int64_t z1 = std::min(planes, z0 + slab);
-        const auto [top, bottom] = slab < planes ? halo_range(z0, z1, halo, planes, border)
-                                                 : HaloRange{0, planes};
-        for (std::int64_t i = 0; i < bottom - top; ++i)
-            check(cudaMemcpy2DAsync(static_cast<char*>(d_src.get()) + i * a.src_plane_stride,
-                                    static_cast<std::size_t>(d_src.pitch()),
-                                    src.plane(kernels::border_index(top + i, planes, static_cast<int>(border))),
-                                    static_cast<std::size_t>(src.row_stride), row_bytes, height,
-                                    cudaMemcpyHostToDevice, stream),
-                  "cudaMemcpy2DAsync (upload)");
-        a.depth = static_cast<int>(bottom - top);
-        launch_volume(a, src.type, fp, stream);
-        for (std::int64_t z = z0; z < z1; ++z)
-            check(cudaMemcpy2DAsync(dst.plane(z), static_cast<std::size_t>(dst.row_stride),
-                                    static_cast<char*>(d_dst.get()) + (z - top) * a.dst_plane_stride,
-                                    static_cast<std::size_t>(d_dst.pitch()), row_bytes, height,
-                                    cudaMemcpyDeviceToHost, stream),
-                  "cudaMemcpy2DAsync (download)");
-        check(cudaStreamSynchronize(stream), "median3d on the GPU");  // before the next slab's upload
-    }
+                         Border border, const kernels::VolumeArgs& a, int device) {
+    // One table for every band, copied before the workers' streams read it.
+    const WindowRuns runs(fp, cudaStreamPerThread);
+    check(cudaStreamSynchronize(cudaStreamPerThread), "cudaMemcpyAsync (window)");
+    PlaneReach reach;
+    reach.halo_rows = fp.radius_y;
+    reach.border = border;
+    reach.every_plane = true;
+    filter_host_planes(src, dst, {device}, reach, [&](const DevicePlane& p) {
+        kernels::VolumeArgs band = a;
+        band.src = p.src;
+        band.src_pitch = p.src_pitch;
+        band.src_plane_stride = p.src_pitch * p.rows;
+        band.dst = p.dst;
+        band.dst_pitch = p.dst_pitch;
+        band.dst_plane_stride = p.dst_pitch * p.rows;
+        band.height = static_cast<int>(p.rows);
+        band.depth = static_cast<int>(p.planes);
+        launch_volume(band, src.type, fp, &runs, p.stream);
+    });
 }
 
 }  // namespace
@@ -114,11 +104,11 @@ void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footpr
         a.dst_pitch = dst.row_stride;
         a.dst_plane_stride = dst.plane_stride;
         const auto stream = static_cast<cudaStream_t>(cuda_stream);
-        launch_volume(a, src.type, fp, stream != nullptr ? stream : cudaStreamPerThread);
+        launch_volume(a, src.type, fp, nullptr, stream != nullptr ? stream : cudaStreamPerThread);
         if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "median3d on the GPU");
         return;
     }
-    median3d_host_views(src, dst, fp, border, a);
+    median3d_host_views(src, dst, fp, border, a, device);
 }
 
 }  // namespace fastmedian::detail

@@ -147,6 +147,10 @@ struct Cut {
 
 std::int64_t padded(std::int64_t bytes) { return (bytes + 511) / 512 * 512; }
 
+// Bands of every plane are at least this many halos tall (when the memory allows), so that the
+// rows read twice (the 3D median's) add little to the uploads and kernels.
+constexpr std::int64_t kMinBandHalos = 8;
+
 // Whole planes while the device memory holds one per worker (half of what is free, for the
 // filters' own needs); else bands, for a few workers each, as tall as the memory allows. Items
 // of every plane are bands from the start, about four per worker, so that workers overlap.
@@ -164,7 +168,8 @@ Cut cut_planes(std::int64_t height, std::int64_t planes, std::int64_t row_bytes,
         workers = 1;
         rows = std::max<std::int64_t>(budget / row_bytes - halo, 1);
     }
-    if (reach.every_plane) rows = std::min(rows, std::max<std::int64_t>(height / (4 * workers), 1));
+    if (reach.every_plane)
+        rows = std::min(rows, std::max<std::int64_t>({height / (4 * workers), kMinBandHalos * halo, 1}));
     rows = std::min(rows, height);
     const std::int64_t bands = (height + rows - 1) / rows;
     const std::int64_t items = (reach.every_plane ? 1 : planes) * bands;
@@ -288,32 +293,24 @@ void filter_host_planes(const ConstImageView& src, const ImageView& dst,
                 }
                 filter({d_in.get(), d_in.pitch(), d_out.get(), d_out.pitch(), band.rows, item_planes, s.stream,
                         d * kMaxPipelineSlots + w});
-                // The kept rows of each plane: to the destination (pinned), or to staging.
+                // The kept rows of each plane: to the destination (pinned), or to staging; every
+                // plane's at once where the destination's planes are a whole number of rows apart.
                 const std::int64_t kept = band.y1 - band.y0;
                 auto* unstaged = dst_pinned ? nullptr : static_cast<unsigned char*>(s.out.reserve(static_cast<std::size_t>(out_bytes * kept * item_planes)));
-                const auto* from = static_cast<const unsigned char*>(d_out.get()) + (band.y0 - band.top) * d_out.pitch();
-                if (kept == band.rows && (!dst_pinned || (item_planes > 1 && dst.plane_stride % dst.row_stride == 0))) {
-                    // Every plane's rows at once: they lie back to back on the device.
-                    if (dst_pinned)
-                        check(copy_box({d_out.get(), d_out.pitch(), band.rows, 0, 0},
-                                       {dst.data, dst.row_stride, dst.plane_stride / dst.row_stride, band.y0, z0},
-                                       out_bytes, kept, item_planes, cudaMemcpyDeviceToHost, s.stream),
-                              "cudaMemcpy3DAsync (download)");
-                    else
-                        check(cudaMemcpy2DAsync(unstaged, static_cast<std::size_t>(out_bytes), from,
-                                                static_cast<std::size_t>(d_out.pitch()), static_cast<std::size_t>(out_bytes),
-                                                static_cast<std::size_t>(kept * item_planes), cudaMemcpyDeviceToHost, s.stream),
-                              "cudaMemcpy2DAsync (download)");
+                const Side kept_rows{d_out.get(), d_out.pitch(), band.rows, band.y0 - band.top, 0};
+                if (!dst_pinned || item_planes == 1 || dst.plane_stride % dst.row_stride == 0) {
+                    const Side to = dst_pinned ? Side{dst.plane(z0), dst.row_stride, dst.plane_stride / dst.row_stride, band.y0, 0}
+                                               : Side{unstaged, out_bytes, kept, 0, 0};
+                    check(copy_box(kept_rows, to, out_bytes, kept, item_planes, cudaMemcpyDeviceToHost, s.stream),
+                          "cudaMemcpy3DAsync (download)");
                 } else {
-                    for (std::int64_t p = 0; p < item_planes; ++p) {
-                        void* to = dst_pinned ? static_cast<void*>(dst.plane(z0 + p) + band.y0 * dst.row_stride)
-                                              : unstaged + p * kept * out_bytes;
-                        check(cudaMemcpy2DAsync(to, static_cast<std::size_t>(dst_pinned ? dst.row_stride : out_bytes),
+                    const auto* from = static_cast<const unsigned char*>(d_out.get()) + (band.y0 - band.top) * d_out.pitch();
+                    for (std::int64_t p = 0; p < item_planes; ++p)
+                        check(cudaMemcpy2DAsync(dst.plane(z0 + p) + band.y0 * dst.row_stride, static_cast<std::size_t>(dst.row_stride),
                                                 from + p * band.rows * d_out.pitch(), static_cast<std::size_t>(d_out.pitch()),
                                                 static_cast<std::size_t>(out_bytes), static_cast<std::size_t>(kept),
                                                 cudaMemcpyDeviceToHost, s.stream),
                               "cudaMemcpy2DAsync (download)");
-                    }
                 }
                 check(cudaEventRecord(s.done, s.stream), "cudaEventRecord");
                 check(cudaEventSynchronize(s.done), "plane pipeline on the GPU");
