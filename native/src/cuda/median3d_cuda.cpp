@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "border_index.cuh"
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
