@@ -5,6 +5,10 @@
 //
 //   fastmedian_bench_background --images bench/gpu/images [--size 4096] [--runs 7]
 //       [--k 31,65,129,255] [--types u8,u16,f32] [--methods exact,separable] [--npp 1] [--json FILE]
+//       [--data images|walk|noise]
+//
+// --data walk|noise takes synthetic images instead (raw_image.hpp): the exact medians' sliding
+// histograms take longer where the median moves far between neighbouring outputs.
 //
 // Each figure is the median over `runs` timed batches (CUDA events) after warm-up; Gpix/s counts
 // output pixels. Before timing, every configuration is checked: the GPU result on a 256 x 256
@@ -102,7 +106,7 @@ const std::map<int, std::vector<double>> kWaveletMatrix = {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string images = "bench/gpu/images", json;
+    std::string images = "bench/gpu/images", json, data = "images";
     std::int64_t size = 4096;
     int runs = 7;
     std::vector<int> sizes = {31, 65, 129, 255};
@@ -114,6 +118,7 @@ int main(int argc, char** argv) {
         else if (a == "--size") size = std::stoll(v);
         else if (a == "--runs") runs = std::stoi(v);
         else if (a == "--json") json = v;
+        else if (a == "--data") data = v;
         else if (a == "--types") types = v;
         else if (a == "--methods") methods = v;
         else if (a == "--npp") with_npp = v != "0";
@@ -132,14 +137,14 @@ int main(int argc, char** argv) {
     try {
         if (fm::cuda_devices().empty())
             throw std::runtime_error("no CUDA device: " + fm::cuda_unavailable_reason());
-        std::printf("device: %s; image %ldx%ld tiled from the shared images; %d runs\n",
-                    fm::cuda_devices()[0].name.c_str(), size, size, runs);
+        std::printf("device: %s; image %ldx%ld %s; %d runs\n", fm::cuda_devices()[0].name.c_str(),
+                    size, size, bench::describe_input(data).c_str(), runs);
         cudaStream_t stream;
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         std::vector<Row> rows;
         for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
             if (types.find(fm::pixel_type_name(type)) == std::string::npos) continue;
-            const bench::HostImage img = bench::tile(bench::read_raw(images, type), size);
+            const bench::HostImage img = bench::input_image(images, data, type, size);
             const std::int64_t row_bytes = size * static_cast<std::int64_t>(fm::pixel_size(type));
             DeviceImage d_src(row_bytes, size), d_dst(row_bytes, size);
             check(cudaMemcpy2D(d_src.ptr, d_src.pitch, img.bytes.data(), row_bytes, row_bytes,

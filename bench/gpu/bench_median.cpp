@@ -2,6 +2,10 @@
 // images, beside the identity kernel and NPP's median in the same run.
 //
 //   fastmedian_bench_gpu --images bench/gpu/images [--size 4096] [--runs 15] [--json FILE]
+//                        [--k 3,5,...] [--data images|walk|noise]
+//
+// --data walk|noise takes synthetic images instead (raw_image.hpp): the sliding histograms'
+// time depends on the data, the networks' does not.
 //
 // Each figure is the median over `runs` timed batches (CUDA events) of back-to-back calls,
 // after warm-up; Gpix/s counts output pixels. Ours filters the whole image with the replicate
@@ -72,7 +76,7 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string images = "bench/gpu/images", json;
+    std::string images = "bench/gpu/images", json, data = "images";
     std::int64_t size = 4096;
     int runs = 15;
     std::vector<int> sizes = {3, 5, 7, 9, 11, 15, 21};
@@ -82,6 +86,7 @@ int main(int argc, char** argv) {
         else if (a == "--size") size = std::stoll(v);
         else if (a == "--runs") runs = std::stoi(v);
         else if (a == "--json") json = v;
+        else if (a == "--data") data = v;
         else if (a == "--k") {
             sizes.clear();
             for (std::size_t p = 0; p < v.size();) {
@@ -97,13 +102,13 @@ int main(int argc, char** argv) {
     try {
         if (fm::cuda_devices().empty())
             throw std::runtime_error("no CUDA device: " + fm::cuda_unavailable_reason());
-        std::printf("device: %s; image %ldx%ld tiled from the shared images; %d runs\n",
-                    fm::cuda_devices()[0].name.c_str(), size, size, runs);
+        std::printf("device: %s; image %ldx%ld %s; %d runs\n", fm::cuda_devices()[0].name.c_str(),
+                    size, size, bench::describe_input(data).c_str(), runs);
         cudaStream_t stream;
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         std::vector<Row> rows;
         for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
-            const bench::HostImage img = bench::tile(bench::read_raw(images, type), size);
+            const bench::HostImage img = bench::input_image(images, data, type, size);
             const std::int64_t row_bytes = size * static_cast<std::int64_t>(fm::pixel_size(type));
             DeviceImage d_src(row_bytes, size), d_dst(row_bytes, size);
             check(cudaMemcpy2D(d_src.ptr, d_src.pitch, img.bytes.data(), row_bytes, row_bytes,

@@ -1,8 +1,10 @@
 #include "raw_image.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <stdexcept>
 
 namespace bench {
@@ -45,6 +47,48 @@ HostImage tile(const HostImage& image, std::int64_t size) {
                         row + fold(x, image.width) * px, static_cast<std::size_t>(px));
     }
     return out;
+}
+
+HostImage synthetic(fastmedian::PixelType type, std::int64_t size, const std::string& kind) {
+    if (kind != "walk" && kind != "noise")
+        throw std::runtime_error("synthetic data is 'walk' or 'noise', not '" + kind + "'");
+    HostImage out;
+    out.type = type;
+    out.width = out.height = size;
+    const auto px = fastmedian::pixel_size(type);
+    out.bytes.resize(static_cast<std::size_t>(size * size) * px);
+    std::mt19937 rng(1);
+    double walk = 30000;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(size * size); ++i) {
+        const std::uint32_t r = rng();
+        if (kind == "walk") walk = std::clamp(walk + static_cast<double>(r % 201) - 100, 0.0, 65535.0);
+        std::uint8_t* p = &out.bytes[i * px];
+        switch (type) {
+            case fastmedian::PixelType::u8:
+                *p = static_cast<std::uint8_t>(kind == "walk" ? walk / 256 : r);
+                break;
+            case fastmedian::PixelType::u16: {
+                const auto v = static_cast<std::uint16_t>(kind == "walk" ? walk : r);
+                std::memcpy(p, &v, sizeof v);
+                break;
+            }
+            case fastmedian::PixelType::f32: {
+                const float v = kind == "walk" ? static_cast<float>(walk) : static_cast<float>(r >> 8) / 16777216.0f;
+                std::memcpy(p, &v, sizeof v);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+HostImage input_image(const std::string& dir, const std::string& data, fastmedian::PixelType type,
+                      std::int64_t size) {
+    return data == "images" ? tile(read_raw(dir, type), size) : synthetic(type, size, data);
+}
+
+std::string describe_input(const std::string& data) {
+    return data == "images" ? "tiled from the shared images" : data + " (synthetic)";
 }
 
 }  // namespace bench
