@@ -299,7 +299,9 @@ void filter_host_planes(const ConstImageView& src, const ImageView& dst,
                 auto* unstaged = dst_pinned ? nullptr : static_cast<unsigned char*>(s.out.reserve(static_cast<std::size_t>(out_bytes * kept * item_planes)));
                 const Side kept_rows{d_out.get(), d_out.pitch(), band.rows, band.y0 - band.top, 0};
                 if (!dst_pinned || item_planes == 1 || dst.plane_stride % dst.row_stride == 0) {
-                    const Side to = dst_pinned ? Side{dst.plane(z0), dst.row_stride, dst.plane_stride / dst.row_stride, band.y0, 0}
+                    // A single plane's stride may be anything (0 included): only its rows count.
+                    const std::int64_t dst_plane_rows = item_planes == 1 ? height : dst.plane_stride / dst.row_stride;
+                    const Side to = dst_pinned ? Side{dst.plane(z0), dst.row_stride, dst_plane_rows, band.y0, 0}
                                                : Side{unstaged, out_bytes, kept, 0, 0};
                     check(copy_box(kept_rows, to, out_bytes, kept, item_planes, cudaMemcpyDeviceToHost, s.stream),
                           "cudaMemcpy3DAsync (download)");
