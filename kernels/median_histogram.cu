@@ -399,12 +399,11 @@ __device__ __forceinline__ Found find_rank(const Bins& h, int t) {
 // output's four lanes alone would hold the warp up eight times as long: u16 k=65 went from
 // 0.27 to 0.43 Gpix/s, floats through ranks from 0.63 to 0.81).
 // Keys that are dense ranks (median_ranks.cuh) come with `ranked`: {distinct values, the
-// constant border's rank}; the kernel then runs only where there are ranks.
+// constant border's rank}.
 template <bool kSquare, int kFineBits>
 __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_constant__ PlanesArgs a,
                                                                  const __grid_constant__ ColumnsWindow w,
                                                                  const std::uint32_t* ranked, int band) {
-    if (ranked != nullptr && ranked[0] > kMaxRanks) return;
     extern __shared__ unsigned shared[];
     constexpr int kFine = 1 << kFineBits;
     using Coarse = typename U16Bins<kFineBits>::Coarse;

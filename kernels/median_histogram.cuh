@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "fm_hd.cuh"
 #include "median_args.cuh"
 
 namespace fastmedian::kernels {
@@ -29,11 +30,19 @@ constexpr int kHistogramMaxCount = 65535;
 // Dense ranks (median_ranks.cuh) are u16 keys: at most this many distinct values.
 constexpr std::uint32_t kMaxRanks = 65536;
 
+// A plane of `count` distinct values numbers groups of 2^shift consecutive ranks (rank >> shift):
+// the smallest shift that leaves at most kMaxRanks groups.
+FM_HD int rank_group_shift(std::uint32_t count) {
+    int shift = 0;
+    while (count > 0 && ((count - 1) >> shift) >= kMaxRanks) ++shift;
+    return shift;
+}
+
 cudaError_t launch_median_histogram_u8(const PlanesArgs& planes, const ColumnsWindow& window,
                                        cudaStream_t stream);
 // `ranked` (device memory, or nullptr): {distinct values, rank of the constant border's value}
-// for keys that are dense ranks; the kernel then does nothing where there are more than
-// kMaxRanks distinct values, and reads the border's key from there.
+// for keys that are dense ranks (or groups of them, median_ranks.cuh); the kernel reads the
+// border's key from there.
 cudaError_t launch_median_histogram_u16(const PlanesArgs& planes, const ColumnsWindow& window,
                                         cudaStream_t stream, const std::uint32_t* ranked = nullptr);
 

@@ -63,7 +63,7 @@ Layout carve(char* base, int width, int height) {
     const auto n = static_cast<std::size_t>(f32_keys(width, height));
     l.pitch = (std::int64_t{width} * 2 + 127) / 128 * 128;
     l.info = reinterpret_cast<std::uint32_t*>(take(2 * sizeof(std::uint32_t)));
-    // Every distinct key of an f32 plane, where it has more than kMaxRanks.
+    // Every distinct key of an f32 plane, however many.
     l.values = reinterpret_cast<std::uint32_t*>(take((kF32 ? n : 65536) * sizeof(std::uint32_t)));
     l.ranks = reinterpret_cast<std::uint16_t*>(take(static_cast<std::size_t>(l.pitch) * height));
     l.medians = reinterpret_cast<std::uint16_t*>(take(static_cast<std::size_t>(l.pitch) * height));
@@ -144,22 +144,23 @@ struct RankOfF32 {
     }
 };
 
-// The plane's ranks, and info[1] = the border's rank; nothing where there are too many values.
+// The plane's ranks, and info[1] = the border's rank; where there are more than kMaxRanks
+// values, their groups (rank_group_shift).
 template <class T, class RankOf>
 __global__ void to_ranks(const __grid_constant__ PlanesArgs a, Layout l, RankOf rank_of) {
     const unsigned count = l.info[0];
-    if (count > kMaxRanks) return;
+    const int shift = rank_group_shift(count);
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= a.width) return;
     for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += gridDim.y * blockDim.y) {
         const T v = reinterpret_cast<const T*>(static_cast<const char*>(a.src) + y * a.src_pitch)[x];
         reinterpret_cast<std::uint16_t*>(reinterpret_cast<char*>(l.ranks) + y * l.pitch)[x] =
-            static_cast<std::uint16_t>(rank_of(OrderKey<T>::to_key(v), count));
+            static_cast<std::uint16_t>(rank_of(OrderKey<T>::to_key(v), count) >> shift);
     }
-    if (x == 0 && blockIdx.y == 0 && threadIdx.y == 0) l.info[1] = rank_of(a.outside_key, count);
+    if (x == 0 && blockIdx.y == 0 && threadIdx.y == 0) l.info[1] = rank_of(a.outside_key, count) >> shift;
 }
 
-// The median's values from its ranks, into the caller's plane.
+// The median's values from its ranks, into the caller's plane (groups of ranks: median_refine_f32).
 template <class T>
 __global__ void from_ranks(const __grid_constant__ PlanesArgs a, Layout l) {
     if (l.info[0] > kMaxRanks) return;
@@ -215,7 +216,7 @@ cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, const RunsWindow
         if (e != cudaSuccess) return e;
         from_ranks<T><<<grid, block, 0, stream>>>(plane, l);
         if (fallback != nullptr) {
-            e = launch_median_bisect_f32(plane, *fallback, stream, l.info);
+            e = launch_median_refine_f32(plane, *fallback, l.info, l.medians, l.pitch, l.values, stream);
             if (e != cudaSuccess) return e;
         }
         e = cudaGetLastError();

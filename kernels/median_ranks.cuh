@@ -7,8 +7,9 @@
 // the median moves across far fewer bins and the fine histogram is rebuilt far less often.
 // u16 planes number their values through a bitmap of the 65536 values; f32 planes sort their
 // keys (CUB) and keep the distinct ones. An f32 plane with more than kMaxRanks distinct values
-// takes the bisection (median_bisect.cuh) instead; the choice is made on the device, so that
-// nothing waits for the host.
+// numbers groups of 2^s consecutive ones instead (rank_group_shift): the histogram then finds
+// the median's group, and median_refine (median_bisect.cuh) the median among the group's
+// values. The choice is made on the device, so that nothing waits for the host.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -25,7 +26,7 @@ std::size_t ranked_scratch_bytes_u16(int width, int height);
 std::size_t ranked_scratch_bytes_f32(int width, int height);
 
 // Enqueues the median of each plane of `planes` in turn; `scratch` holds the bytes above.
-// `fallback` is the window as rows, for the bisection.
+// `fallback` is the window as rows, for median_refine (planes of more than kMaxRanks values).
 cudaError_t launch_median_ranked_u16(const PlanesArgs& planes, const ColumnsWindow& window,
                                      void* scratch, cudaStream_t stream);
 cudaError_t launch_median_ranked_f32(const PlanesArgs& planes, const ColumnsWindow& window,

@@ -191,26 +191,34 @@ TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
 }
 
 // Large windows on floats go through dense ranks where a plane has at most 65536 distinct
-// values, and through the bisection where it has more: a plane of each, in one call.
+// values; where it has more, through groups of 2^s ranks (here s = 2), and the median among its
+// group's values in the window: gathered where they are few, by bisection where many (a square
+// of one value). Planes of each kind in one call, with float specials, every border.
 TEST_F(CudaMedian, LargeWindowsOnFloatPlanesWithMoreValuesThanRanks) {
-    for (fm::Border b : {fm::Border::replicate, fm::Border::constant}) {
-        Stack src(fm::PixelType::f32, 270, 260, 2);  // 70200 pixels a plane
-        fmtest::fill_random(src, 91);
-        std::mt19937 rng(92);
-        for (std::int64_t y = 0; y < src.height; ++y)
-            for (std::int64_t x = 0; x < src.width; ++x) src.at<float>(1, y, x) = float(rng() % 1000) - 500.0f;
-        Stack cpu(fm::PixelType::f32, src.width, src.height, 2), gpu(fm::PixelType::f32, src.width, src.height, 2, 3, 1);
-        std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
-        fm::MedianOptions o;
-        o.window = fm::Window::square(51);
-        o.border = b;
-        o.cval = -1e30;
-        o.backend = fm::Backend::cpu;
-        fm::median2d(src.cview(), cpu.view(), o);
-        o.backend = fm::Backend::cuda;
-        fm::median2d(src.cview(), gpu.view(), o);
-        EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << fm::border_name(b);
-    }
+    std::uint32_t seed = 91;
+    for (fm::Border b : kAllBorders)
+        for (const fm::Window& w : {fm::Window::square(51), fm::Window::circle(20)}) {
+            Stack src(fm::PixelType::f32, 400, 340, 3);  // 136000 pixels a plane
+            fmtest::fill_random(src, seed++);
+            fmtest::add_specials(src, seed++, 0.01);
+            std::mt19937 rng(seed++);
+            for (std::int64_t y = 0; y < src.height; ++y)
+                for (std::int64_t x = 0; x < src.width; ++x) {
+                    src.at<float>(1, y, x) = float(rng() % 1000) - 500.0f;
+                    if (x >= 150 && x < 250 && y >= 100 && y < 200) src.at<float>(2, y, x) = 1.0f;
+                }
+            Stack cpu(fm::PixelType::f32, src.width, src.height, 3), gpu(fm::PixelType::f32, src.width, src.height, 3, 3, 1);
+            std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
+            fm::MedianOptions o;
+            o.window = w;
+            o.border = b;
+            o.cval = -1e30;
+            o.backend = fm::Backend::cpu;
+            fm::median2d(src.cview(), cpu.view(), o);
+            o.backend = fm::Backend::cuda;
+            fm::median2d(src.cview(), gpu.view(), o);
+            EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << label(fm::PixelType::f32, b, w);
+        }
 }
 
 // Rows whose stride is a multiple of 16 bytes: the interior blocks of the tiled kernels load 4
