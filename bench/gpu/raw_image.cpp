@@ -57,23 +57,24 @@ HostImage synthetic(fastmedian::PixelType type, std::int64_t size, const std::st
     out.width = out.height = size;
     const auto px = fastmedian::pixel_size(type);
     out.bytes.resize(static_cast<std::size_t>(size * size) * px);
+    const bool is_walk = kind == "walk";
     std::mt19937 rng(1);
     double walk = 30000;
     for (std::size_t i = 0; i < static_cast<std::size_t>(size * size); ++i) {
         const std::uint32_t r = rng();
-        if (kind == "walk") walk = std::clamp(walk + static_cast<double>(r % 201) - 100, 0.0, 65535.0);
+        if (is_walk) walk = std::clamp(walk + static_cast<double>(r % 201) - 100, 0.0, 65535.0);
         std::uint8_t* p = &out.bytes[i * px];
         switch (type) {
             case fastmedian::PixelType::u8:
-                *p = static_cast<std::uint8_t>(kind == "walk" ? walk / 256 : r);
+                *p = static_cast<std::uint8_t>(is_walk ? walk / 256 : r);
                 break;
             case fastmedian::PixelType::u16: {
-                const auto v = static_cast<std::uint16_t>(kind == "walk" ? walk : r);
+                const auto v = static_cast<std::uint16_t>(is_walk ? walk : r);
                 std::memcpy(p, &v, sizeof v);
                 break;
             }
             case fastmedian::PixelType::f32: {
-                const float v = kind == "walk" ? static_cast<float>(walk) : static_cast<float>(r >> 8) / 16777216.0f;
+                const float v = is_walk ? static_cast<float>(walk) : static_cast<float>(r >> 8) / 16777216.0f;
                 std::memcpy(p, &v, sizeof v);
                 break;
             }
