@@ -9,6 +9,9 @@ which runs them with a vector lane per output column (cpu/network_kernel.hpp).
 
     python3 tools/gen_cuda_tiled_medians.py            # rewrite the header
     python3 tools/gen_cuda_tiled_medians.py --check    # fail if it is out of date (a CTest)
+    python3 tools/gen_cuda_tiled_medians.py --variant K PWxPH SWxSH BLOCKS DIR
+        # writes DIR/squareK.cu with other tiles (packed, 32-bit) and blocks per SM (packed,
+        # 32-bit: "1,2"), for bench/gpu/run_tile_variants.sh
 
 A thread computes a TW x TH tile of k x k medians. Every output of a set of outputs sees the
 set's core, the rectangle of inputs their windows share. The network:
@@ -37,7 +40,11 @@ OUT = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "m
 # tiles share more but keep more values alive (15x15 and 21x21 spilled at 8x2 and run faster
 # at 4x2); for 3x3 the 4x4 tile amortises the staging, which costs more there than the
 # network; packed lanes take 8x4 there (4 blocks per SM: u8 +8%, u16 +6% over 4x4 at 6). The
-# tile's inputs are read from shared memory as needed.
+# tile's inputs are read from shared memory as needed. The min/max count does not predict the
+# large sizes, whose speed follows where ptxas puts their spills (H100, 4096^2, real images,
+# bench/results/tiles-h100-2026-11-24.md): 15x15 at 4x2 beat 5x2, 3x4, 4x3, 6x2 and 2x6; packed
+# 21x21 at 2x4 ran u16 4.75 against 4.30 through the library, but the f32 kernel compiled beside
+# it then ran 4.32 against 4.64, so 21x21 keeps 4x2 until that is understood.
 PACKED_TILES = {3: (8, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
 SCALAR_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
 # Window size -> blocks per SM the kernel is compiled for (__launch_bounds__), for packed and
@@ -383,7 +390,20 @@ def write_or_check(out, files):
         (out / name).write_text(text)
 
 
+def write_variant(k, packed, scalar, blocks, out):
+    """Writes out/squareK.cu with tiles "WxH" and blocks per SM "P,S" in place of the tables'."""
+    PACKED_TILES[k] = tuple(map(int, packed.split("x")))
+    SCALAR_TILES[k] = tuple(map(int, scalar.split("x")))
+    MIN_BLOCKS[k] = tuple(map(int, blocks.split(",")))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"square{k}.cu").write_text(square_source(k))
+
+
 def main():
+    if sys.argv[1:2] == ["--variant"]:
+        k, packed, scalar, blocks, out = sys.argv[2:7]
+        write_variant(int(k), packed, scalar, blocks, pathlib.Path(out))
+        return
     write_or_check(OUT, generate())
 
 
