@@ -390,19 +390,32 @@ def write_or_check(out, files):
         (out / name).write_text(text)
 
 
-def write_variant(k, packed, scalar, blocks, out):
-    """Writes out/squareK.cu with tiles "WxH" and blocks per SM "P,S" in place of the tables'."""
-    PACKED_TILES[k] = tuple(map(int, packed.split("x")))
-    SCALAR_TILES[k] = tuple(map(int, scalar.split("x")))
-    MIN_BLOCKS[k] = tuple(map(int, blocks.split(",")))
+def write_variant(args):
+    """--variant K PWxPH SWxSH P,S DIR: writes DIR/squareK.cu with those tiles and blocks per SM
+    in place of the tables'."""
+    def pair(name, text, sep):
+        parts = text.split(sep)
+        if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+            sys.exit(f"--variant: {name} must be two positive integers joined by '{sep}', not '{text}'")
+        return tuple(map(int, parts))
+
+    if len(args) != 5:
+        sys.exit("usage: --variant K PWxPH SWxSH P,S DIR")
+    k, packed, scalar, blocks, out = args
+    if not k.isdigit() or int(k) not in PACKED_TILES:
+        sys.exit(f"--variant: K must be one of {sorted(PACKED_TILES)}, not '{k}'")
+    k = int(k)
+    PACKED_TILES[k] = pair("the packed tile", packed, "x")
+    SCALAR_TILES[k] = pair("the 32-bit tile", scalar, "x")
+    MIN_BLOCKS[k] = pair("the blocks per SM", blocks, ",")
+    out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"square{k}.cu").write_text(square_source(k))
 
 
 def main():
     if sys.argv[1:2] == ["--variant"]:
-        k, packed, scalar, blocks, out = sys.argv[2:7]
-        write_variant(int(k), packed, scalar, blocks, pathlib.Path(out))
+        write_variant(sys.argv[2:])
         return
     write_or_check(OUT, generate())
 

@@ -28,6 +28,6 @@ i=0
 for v in "$@"; do
   dir="$work/v$i"
   echo "== $v: $(grep -o 'Used [0-9]* registers\|[0-9]* bytes spill stores' "$dir/build.log" | paste -sd' ')"
-  "$dir/bench" "${v%%:*}" bench/gpu/images
+  "$dir/bench" bench/gpu/images
   i=$((i + 1))
 done

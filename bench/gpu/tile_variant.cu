@@ -3,11 +3,10 @@
 // tiled from bench/gpu/images, u8 / u16 / f32, replicate border, median of 15 batches after
 // warm-up. Prints Gpix/s and a hash of each output, so variants can be checked against the
 // table's own network. Built and run by run_tile_variants.sh, not by CMake.
-//   tile_variant K IMAGES_DIR [images|walk|noise]
+//   tile_variant IMAGES_DIR [images|walk|noise]
 #include VARIANT
 
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 #include "event_timing.hpp"
@@ -15,16 +14,15 @@
 
 int main(int argc, char** argv) {
     using fastmedian::PixelType;
-    if (argc < 3) {
-        std::fprintf(stderr, "usage: %s K IMAGES_DIR [images|walk|noise]\n", argv[0]);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s IMAGES_DIR [images|walk|noise]\n", argv[0]);
         return 2;
     }
-    const int k = std::atoi(argv[1]);
-    const std::string data = argc > 3 ? argv[3] : "images";
+    const std::string data = argc > 2 ? argv[2] : "images";
     constexpr std::int64_t n = 4096;
     for (PixelType type : {PixelType::u8, PixelType::u16, PixelType::f32}) {
         const std::int64_t row = n * static_cast<std::int64_t>(fastmedian::pixel_size(type));
-        const bench::HostImage image = bench::input_image(argv[2], data, type, n);
+        const bench::HostImage image = bench::input_image(argv[1], data, type, n);
         bench::DeviceImage src(row, n), dst(row, n);
         bench::check(cudaMemcpy2D(src.ptr, src.pitch, image.bytes.data(), row, row, n, cudaMemcpyHostToDevice),
                      "cudaMemcpy2D");
