@@ -143,35 +143,72 @@ TEST(MedianFast, ConstantTimeU8SquaresAcrossBlocks) {
             }
 }
 
+// u16 and f32 squares take the constant-time column histograms over the ranks of each block's
+// keys while a block holds at most 512 x k distinct keys (else Huang's sliding histogram),
+// in blocks of 256 rows and in strips of columns whose counts (a byte a key and column) fit
+// 1 MiB. Against the reference on images of two blocks, every border: few keys (one strip),
+// and enough keys for strips of 64 to 173 outputs (2^13 u16 levels at k = 31, 2^14 at
+// k = 65, f32 keys of 5000 levels with NaN, infinities and signed zeros at k = 31).
+TEST(MedianFast, ConstantTimeRankedSquaresAcrossBlocksAndStrips) {
+    struct Case {
+        fm::PixelType type;
+        int k, levels;
+        std::int64_t width;
+    };
+    const Case cases[] = {{fm::PixelType::u16, 31, 1 << 13, 200}, {fm::PixelType::u16, 65, 1 << 14, 140},
+                          {fm::PixelType::u16, 31, 3, 70}, {fm::PixelType::f32, 31, 5000, 200},
+                          {fm::PixelType::f32, 13, 2, 40}};
+    std::uint32_t seed = 2700;
+    for (const Case& c : cases)
+        for (fm::Border b : kAllBorders) {
+            Stack src(c.type, c.width, 300);
+            fmtest::fill_random(src, seed++, c.levels);
+            if (c.type == fm::PixelType::f32) fmtest::add_specials(src, seed, 0.02);
+            expect_matches_reference(src, fm::Window::square(c.k), b, 1.0);
+        }
+}
+
 // Windows too large for the reference in a test: the u8 constant-time path against the same
-// pixels as u16, which take Huang's sliding histogram; up to 255 x 255, the largest whose
-// counts fit its 16-bit bins, and a ramp down the rows that moves the median across coarse
-// bins.
-TEST(MedianFast, ConstantTimeU8SquaresEqualTheU16SlidingHistogram) {
+// pixels as u16 (the constant-time path over ranks, code of its own), and against u16 pixels
+// of 256 x the u8 value plus a random low byte, whose medians' high bytes must be the u8
+// medians (the median commutes with the order-keeping map to the high byte). On random u8
+// pixels those hold more than 512 x 65 distinct keys in a block of 256 rows, so at k = 65
+// Huang's sliding histogram serves that block. Up to 255 x 255, the largest whose counts fit
+// the 16-bit bins, and a ramp down the rows that moves the median across coarse bins.
+TEST(MedianFast, ConstantTimeU8SquaresEqualTheU16Paths) {
     std::uint32_t seed = 2600;
     for (fm::Border b : kAllBorders)
         for (int k : {65, 255})
             for (int variant = 0; variant < 3; ++variant) {
-                Stack u8(fm::PixelType::u8, 61, 300, 1);
+                Stack u8(fm::PixelType::u8, 200, 300, 1);
                 fmtest::fill_random(u8, seed++, variant == 1 ? 4 : 0);
-                Stack u16(fm::PixelType::u16, u8.width, u8.height, 1);
+                Stack u16(fm::PixelType::u16, u8.width, u8.height, 1), spread = u16;
+                std::mt19937 rng(seed);
                 for (std::int64_t y = 0; y < u8.height; ++y)
                     for (std::int64_t x = 0; x < u8.width; ++x) {
                         if (variant == 2) u8.at<std::uint8_t>(0, y, x) = static_cast<std::uint8_t>(y * 255 / u8.height + x % 3);
-                        u16.at<std::uint16_t>(0, y, x) = u8.at<std::uint8_t>(0, y, x);
+                        const std::uint8_t v = u8.at<std::uint8_t>(0, y, x);
+                        u16.at<std::uint16_t>(0, y, x) = v;
+                        spread.at<std::uint16_t>(0, y, x) = static_cast<std::uint16_t>(v * 256 + rng() % 256);
                     }
                 fm::MedianOptions o;
                 o.window = fm::Window::square(k);
                 o.border = b;
-                o.cval = 77.0;
                 o.backend = fm::Backend::cpu;
-                Stack got8(fm::PixelType::u8, u8.width, u8.height, 1), got16(fm::PixelType::u16, u8.width, u8.height, 1);
+                Stack got8(fm::PixelType::u8, u8.width, u8.height, 1), got16 = u16, got_spread = u16;
+                o.cval = 77.0;
                 fm::median2d(u8.cview(), got8.view(), o);
                 fm::median2d(u16.cview(), got16.view(), o);
+                o.cval = 77.0 * 256 + 5;
+                fm::median2d(spread.cview(), got_spread.view(), o);
                 for (std::int64_t y = 0; y < u8.height; ++y)
-                    for (std::int64_t x = 0; x < u8.width; ++x)
-                        ASSERT_EQ(got8.at<std::uint8_t>(0, y, x), got16.at<std::uint16_t>(0, y, x))
+                    for (std::int64_t x = 0; x < u8.width; ++x) {
+                        const int want = got8.at<std::uint8_t>(0, y, x);
+                        ASSERT_EQ(want, got16.at<std::uint16_t>(0, y, x))
                             << describe(u8, o.window, b) << " variant " << variant << " at " << x << "," << y;
+                        ASSERT_EQ(want, got_spread.at<std::uint16_t>(0, y, x) >> 8)
+                            << describe(u8, o.window, b) << " variant " << variant << " spread, at " << x << "," << y;
+                    }
             }
 }
 

@@ -2,21 +2,33 @@
 // runs: moving one pixel right removes the left end of every run and adds the new right end,
 // and the median is tracked incrementally on a two-level (coarse/fine) histogram. u8 and u16
 // keys index the histogram directly; f32 keys are first replaced by their rank among the
-// block's distinct keys, which keeps the histogram small and the result exact. u8 squares
-// take Perreault and Hebert's constant-time median instead (column histograms).
+// block's distinct keys, which keeps the histogram small and the result exact. Squares take
+// Perreault and Hebert's constant-time median instead (column histograms): u8 keys directly,
+// u16 and f32 keys over their ranks in the block.
 #pragma once
+
+#include <cstdint>
+#include <vector>
 
 #include "core/footprint.hpp"
 #include "cpu/key_block.hpp"
+#include "cpu/rank_transform.hpp"
 
 namespace fastmedian::detail {
 
-template <class K>
-void histogram_median(const KeyBlock<K>& block, const Footprint& fp);
+// What histogram_median keeps from one block to the next of a band: the column histograms are
+// left at zero after each block, so a later block pays only for any growth.
+struct HistogramScratch {
+    RankedKeys ranked;
+    std::vector<std::uint8_t> counts;
+};
 
-// Output rows per block that suit histogram_median<K> for this window: u8 squares set up a
-// histogram per input column for each block, so they take taller blocks than the others
-// (whose float path ranks each block's keys at once).
+template <class K>
+void histogram_median(const KeyBlock<K>& block, const Footprint& fp, HistogramScratch& scratch);
+
+// Output rows per block that suit histogram_median<K> for this window: the constant-time
+// squares set up a histogram per input column for each block, so they take taller blocks than
+// the others (whose float path ranks each block's keys at once).
 template <class K>
 int histogram_block_rows(const Footprint& fp);
 

@@ -58,6 +58,7 @@ public:
         std::vector<const K*> in(static_cast<std::size_t>(slots));
         std::vector<K> out(static_cast<std::size_t>(block_rows * out_stride_));
         std::vector<K> scratch(network_ ? network_scratch_keys(in_keys_) : 0);
+        HistogramScratch histogram_scratch;
         std::vector<const char*> ahead(static_cast<std::size_t>(block_rows));
         std::vector<K*> direct(static_cast<std::size_t>(block_rows));
         const std::int64_t band_padded_rows = (y1 - y0) + 2 * fp_.radius_y;
@@ -73,7 +74,7 @@ public:
             // Columns [begin, direct_end) go straight to dst; the rest through `out`.
             const auto [begin, direct_end] = network_ ? direct_columns(z, y) : no_direct();
             if (!network_) {
-                histogram_median(block, fp_);
+                histogram_median(block, fp_, histogram_scratch);
             } else {
                 // The next block pads the rows after this one's: one per output row here.
                 for (int r = 0; r < rows; ++r) {

@@ -48,4 +48,20 @@ void rank_keys(const std::uint32_t* const* rows, std::int64_t width, std::int64_
     }
 }
 
+void rank_keys(const std::uint16_t* const* rows, std::int64_t width, std::int64_t n_rows,
+               RankedKeys& out) {
+    std::vector<std::uint32_t> rank_of(std::size_t{1} << 16, 0);
+    for (std::int64_t r = 0; r < n_rows; ++r)
+        for (std::int64_t x = 0; x < width; ++x) rank_of[rows[r][x]] = 1;
+    out.keys.clear();
+    for (std::uint32_t v = 0; v < rank_of.size(); ++v)
+        if (rank_of[v] != 0) {
+            rank_of[v] = static_cast<std::uint32_t>(out.keys.size());
+            out.keys.push_back(v);
+        }
+    out.ranks.resize(static_cast<std::size_t>(width * n_rows));
+    for (std::int64_t r = 0; r < n_rows; ++r)
+        for (std::int64_t x = 0; x < width; ++x) out.ranks[r * width + x] = rank_of[rows[r][x]];
+}
+
 }  // namespace fastmedian::detail

@@ -15,5 +15,8 @@ struct RankedKeys {
 // Ranks the keys of rows[0..n_rows), `width` keys each, into `out`, reusing its storage.
 void rank_keys(const std::uint32_t* const* rows, std::int64_t width, std::int64_t n_rows,
                RankedKeys& out);
+// The same for 16-bit keys, through a table of every 16-bit value instead of a sort.
+void rank_keys(const std::uint16_t* const* rows, std::int64_t width, std::int64_t n_rows,
+               RankedKeys& out);
 
 }  // namespace fastmedian::detail
