@@ -320,7 +320,9 @@ private:
             const std::int64_t first = static_cast<std::int64_t>(bin) << shift_;
             if (x + kAhead < outputs) prefetch(x + kAhead, columns, x0, y, first);
             std::uint16_t* f = window_fine_.data() + first;
-            if (at_[bin] < 0 || x - at_[bin] >= k_) {  // the window has moved past all it held
+            // Bring the bin's fine counts up to date: afresh from the window's k columns, or
+            // by 2 columns a step since it last was, whichever costs less.
+            if (at_[bin] < 0 || 2 * (x - at_[bin]) >= k_) {
                 std::fill(f, f + fine_bins_, 0);
                 for (int c = 0; c < k_; ++c) add_to(f, fine(x + c) + first, fine_bins_);
             } else {
