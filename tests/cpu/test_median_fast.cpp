@@ -145,10 +145,10 @@ TEST(MedianFast, ConstantTimeU8SquaresAcrossBlocks) {
 
 // u16 and f32 squares take the constant-time column histograms over the ranks of each block's
 // keys while a block holds at most 512 x k distinct keys (else Huang's sliding histogram),
-// in blocks of 256 rows and in strips of columns whose counts (a byte a key and column) fit
-// 1 MiB. Against the reference on images of two blocks, every border: few keys (one strip),
-// and enough keys for strips of 64 to 173 outputs (2^13 u16 levels at k = 31, 2^14 at
-// k = 65, f32 keys of 5000 levels with NaN, infinities and signed zeros at k = 31).
+// in blocks of 4 x k rows (64 to 256) and in strips of columns whose counts (a byte a key and
+// column) fit 1 MiB. Against the reference on images of 2 to 5 blocks, every border: few keys
+// (one strip), and enough keys for strips of 64 to 173 outputs (2^13 u16 levels at k = 31,
+// 2^14 at k = 65, f32 keys of 5000 levels with NaN, infinities and signed zeros at k = 31).
 TEST(MedianFast, ConstantTimeRankedSquaresAcrossBlocksAndStrips) {
     struct Case {
         fm::PixelType type;
