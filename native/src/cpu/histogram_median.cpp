@@ -199,7 +199,7 @@ public:
           k_(2 * fp.radius_x + 1), rank_(static_cast<std::uint32_t>(fp.rank())),
           shift_(fine_shift(static_cast<std::uint32_t>(ranked.keys.size()))),
           fine_bins_(1 << shift_),
-          coarse_bins_(static_cast<int>((((ranked.keys.size() - 1) >> shift_) + 16) / 16 * 16)),
+          coarse_bins_(coarse_bins(static_cast<std::uint32_t>(ranked.keys.size()), shift_)),
           padded_levels_(static_cast<std::int64_t>(coarse_bins_) << shift_),
           strip_(strip_columns(width, fp.radius_x, padded_levels_ + coarse_bins_)),
           at_(static_cast<std::size_t>(coarse_bins_)) {
@@ -224,6 +224,13 @@ public:
         }
     }
 
+    // The bytes of column counts that a block of `levels` distinct keys takes at the least
+    // (strips of kMinStripColumns outputs).
+    static std::int64_t least_counts_bytes(std::uint32_t levels, int radius) {
+        const int shift = fine_shift(levels), coarse = coarse_bins(levels, shift);
+        return (kMinStripColumns + 2 * radius) * ((std::int64_t{coarse} << shift) + coarse);
+    }
+
 private:
     static constexpr std::int64_t kStripBytes = std::int64_t{1} << 20;
     static constexpr std::int64_t kMinStripColumns = 64;
@@ -232,6 +239,9 @@ private:
         int shift = 4;  // at least 16 fine bins (and coarse bins by 16): whole vectors
         while ((std::uint64_t{1} << (2 * shift)) < levels) ++shift;
         return shift;
+    }
+    static int coarse_bins(std::uint32_t levels, int shift) {
+        return static_cast<int>((((levels - 1) >> shift) + 16) / 16 * 16);
     }
     static std::int64_t strip_columns(std::int64_t width, int radius, std::int64_t counts) {
         const std::int64_t fit = kStripBytes / counts - 2 * radius;
@@ -367,9 +377,12 @@ constexpr int kConstantTimeBlockRows = 256;
 // - real f32 image (about 20000 distinct values): 0.66x at k = 13, 0.86x at 21, 1.2x at 31,
 //   1.8x at 65, 2.7x at 129;
 // - noise of 2^12 levels: faster at every k; of 2^14: 0.8x at k = 31, faster from 65; of
-//   2^16: 0.4x at k = 31, 0.6x at 65, 1.1x at 129.
+//   2^16: 0.4x at k = 31, 0.6x at 65, 1.6x at 129.
 constexpr std::uint32_t kConstantTimeLevelsPerK = 512;
 constexpr std::uint32_t kConstantTimeMaxLevels = 65536;
+// Nor past this many bytes of column counts a thread: at k = 255 a block of 2^16 distinct keys
+// would hold 21 MiB on every thread (at k = 129, 12.6 MiB).
+constexpr std::int64_t kConstantTimeMaxCountsBytes = std::int64_t{16} << 20;
 
 // The median over the ranks of the block's keys.
 template <class K>
@@ -380,7 +393,8 @@ void median_over_ranks(const KeyBlock<K>& b, const Footprint& fp, HistogramScrat
     rank_keys(b.in, in_width, in_rows, ranked);
     const auto levels = static_cast<std::uint32_t>(ranked.keys.size());
     const auto k = static_cast<std::uint32_t>(2 * fp.radius_x + 1);
-    if (constant_time(fp) && levels <= std::min(kConstantTimeLevelsPerK * k, kConstantTimeMaxLevels)) {
+    if (constant_time(fp) && levels <= std::min(kConstantTimeLevelsPerK * k, kConstantTimeMaxLevels) &&
+        ConstantTimeRanks::least_counts_bytes(levels, fp.radius_x) <= kConstantTimeMaxCountsBytes) {
         ConstantTimeRanks(ranked, in_width, b.width, b.rows, fp, s.counts).run(b.out, b.out_stride);
         return;
     }
