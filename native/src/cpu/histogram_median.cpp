@@ -184,6 +184,14 @@ private:
     std::vector<Segment> coarse_;  // column c's coarse bins
 };
 
+// The shift that splits ranks in [0, levels) into coarse and fine bins, about sqrt(levels) of
+// each, and at least 16 fine bins (whole vectors for ConstantTimeRanks).
+int sqrt_shift(std::uint32_t levels) {
+    int shift = 4;
+    while ((std::uint64_t{1} << (2 * shift)) < levels) ++shift;
+    return shift;
+}
+
 // Perreault and Hebert's constant-time median, as ConstantTimeU8, over dense ranks in
 // [0, levels) (u16 pixels and float keys, ranked per block): coarse bins of 2^shift ranks,
 // about sqrt(levels) of them, and a fine histogram of every rank per input column. A column
@@ -197,7 +205,7 @@ public:
                       int rows, const Footprint& fp, std::vector<std::uint8_t>& counts)
         : ranked_(ranked), in_width_(in_width), width_(width), rows_(rows),
           k_(2 * fp.radius_x + 1), rank_(static_cast<std::uint32_t>(fp.rank())),
-          shift_(fine_shift(static_cast<std::uint32_t>(ranked.keys.size()))),
+          shift_(sqrt_shift(static_cast<std::uint32_t>(ranked.keys.size()))),
           fine_bins_(1 << shift_),
           coarse_bins_(coarse_bins(static_cast<std::uint32_t>(ranked.keys.size()), shift_)),
           padded_levels_(static_cast<std::int64_t>(coarse_bins_) << shift_),
@@ -227,7 +235,7 @@ public:
     // The bytes of column counts that a block of `levels` distinct keys takes at the least
     // (strips of kMinStripColumns outputs).
     static std::int64_t least_counts_bytes(std::uint32_t levels, int radius) {
-        const int shift = fine_shift(levels), coarse = coarse_bins(levels, shift);
+        const int shift = sqrt_shift(levels), coarse = coarse_bins(levels, shift);
         return (kMinStripColumns + 2 * radius) * ((std::int64_t{coarse} << shift) + coarse);
     }
 
@@ -235,12 +243,7 @@ private:
     static constexpr std::int64_t kStripBytes = std::int64_t{1} << 20;
     static constexpr std::int64_t kMinStripColumns = 64;
 
-    static int fine_shift(std::uint32_t levels) {
-        int shift = 4;  // at least 16 fine bins (and coarse bins by 16): whole vectors
-        while ((std::uint64_t{1} << (2 * shift)) < levels) ++shift;
-        return shift;
-    }
-    static int coarse_bins(std::uint32_t levels, int shift) {
+    static int coarse_bins(std::uint32_t levels, int shift) {  // a multiple of 16: whole vectors
         return static_cast<int>((((levels - 1) >> shift) + 16) / 16 * 16);
     }
     static std::int64_t strip_columns(std::int64_t width, int radius, std::int64_t counts) {
@@ -398,11 +401,9 @@ void median_over_ranks(const KeyBlock<K>& b, const Footprint& fp, HistogramScrat
         ConstantTimeRanks(ranked, in_width, b.width, b.rows, fp, s.counts).run(b.out, b.out_stride);
         return;
     }
-    int shift = 4;
-    while ((std::uint64_t{1} << (2 * shift)) < levels) ++shift;  // about sqrt(levels) coarse bins
     std::vector<const std::uint32_t*> rank_rows(static_cast<std::size_t>(in_rows));
     for (int r = 0; r < in_rows; ++r) rank_rows[r] = ranked.ranks.data() + r * in_width;
-    huang(rank_rows.data(), b.out, b.out_stride, b.width, b.rows, fp, levels, shift);
+    huang(rank_rows.data(), b.out, b.out_stride, b.width, b.rows, fp, levels, sqrt_shift(levels));
     for (int y = 0; y < b.rows; ++y)
         for (std::int64_t x = 0; x < b.width; ++x)
             b.out[y * b.out_stride + x] = static_cast<K>(ranked.keys[b.out[y * b.out_stride + x]]);
