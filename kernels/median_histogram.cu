@@ -175,18 +175,24 @@ __device__ __forceinline__ void slide(const Start<T>& s, const ColumnsWindow& w,
     }
 }
 
-// Calls f(key) for each value of the block's column t from row y - hh to y + hh, stepping down
-// the column by pointer where its rows all lie in the image.
+// Calls f(key) for each value of the block's column t from row y0 to y1, stepping down the
+// column by pointer where its rows all lie in the image.
 template <class T, class F>
-__device__ __forceinline__ void each_in_column(const Start<T>& s, int t, int hh, int y, F&& f) {
+__device__ __forceinline__ void each_in_rows(const Start<T>& s, int t, int y0, int y1, F&& f) {
     const PlanesArgs& a = s.src.a;
     const int c = s.src.cols[t];
-    if (c >= 0 && y - hh >= 0 && y + hh < a.height) {
-        const char* p = s.src.base + (y - hh) * a.src_pitch + c * std::int64_t(sizeof(T));
-        for (int dy = -hh; dy <= hh; ++dy, p += a.src_pitch) f(int(*reinterpret_cast<const T*>(p)));
+    if (c >= 0 && y0 >= 0 && y1 < a.height) {
+        const char* p = s.src.base + y0 * a.src_pitch + c * std::int64_t(sizeof(T));
+        for (int y = y0; y <= y1; ++y, p += a.src_pitch) f(int(*reinterpret_cast<const T*>(p)));
     } else {
-        for (int dy = -hh; dy <= hh; ++dy) f(s.src.key(t, y + dy));
+        for (int y = y0; y <= y1; ++y) f(s.src.key(t, y));
     }
+}
+
+// The same for rows y - hh to y + hh.
+template <class T, class F>
+__device__ __forceinline__ void each_in_column(const Start<T>& s, int t, int hh, int y, F&& f) {
+    each_in_rows(s, t, y - hh, y + hh, f);
 }
 
 // Calls f(key) for each value at row y of output o's window columns first, first + step, ...
@@ -444,12 +450,29 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
             for (; todo != 0; todo &= todo - 1) {
                 const int leader = __ffs(todo) - 1;
                 const int hi = __shfl_sync(~0u, cm, leader);
-                const Fine h{shared + warp_output + leader / kLanes};
+                const int o = warp_output + leader / kLanes;
+                const Fine h{shared + o};
                 for (int i = warp_lane; i < Fine::kWords; i += 32) h.words[i * kStride] = 0;
                 __syncwarp();
-                each_value(s, w, warp_output + leader / kLanes, warp_lane, 32, y, [&](int k) {
+                auto add = [&](int k) {
                     if ((k >> kFineBits) == hi) h.add(k & (kFine - 1));
-                });
+                };
+                if constexpr (kSquare) {
+                    // A column a lane, and the k % 32 columns left over split into parts of rows
+                    // over all the lanes: with whole columns, k = 65 gave one lane 3 to read and
+                    // the others 2 (195 keys against 133 now). H100, 4096^2, k = 65: u16 noise
+                    // 0.49 -> 0.64 Gpix/s, walk 0.23 -> 0.32, f32 ranks of the shared image
+                    // 1.30 -> 1.56 (bench/results/data-dependence-h100-2026-11-24.md).
+                    const int k = 2 * w.radius_x + 1, hh = w.half_height[0], whole = k / 32 * 32, left = k - whole;
+                    for (int i = warp_lane; i < whole; i += 32) each_in_column(s, o + i, hh, y, add);
+                    const int parts = left > 0 ? 32 / left : 0, part = left > 0 ? warp_lane / left : 0;
+                    if (part < parts) {
+                        const int rows = (k + parts - 1) / parts, top = y - hh + part * rows;
+                        each_in_rows(s, o + whole + warp_lane % left, top, min(top + rows, y + hh + 1) - 1, add);
+                    }
+                } else {
+                    each_value(s, w, o, warp_lane, 32, y, add);
+                }
                 __syncwarp();
                 find(leader, need);
             }

@@ -146,9 +146,10 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
 // border rows and among the image's, where u8 squares of 65 load the next row's keys ahead,
 // and a short last band). Full-range noise, ties, a ramp down the rows (the u16 median changes
 // coarse bin every few rows, and jumps many where the u16 ramp wraps) with a step across it at
-// column 77 (the eight outputs of a warp start a band with medians in different coarse bins)
-// and a constant image, with two planes, against the CPU backend (itself checked against the
-// reference in the CPU tests).
+// column 77 (the eight outputs of a warp start a band with medians in different coarse bins),
+// a constant image, and rows of random levels (the median jumps up and down by thousands a
+// row: the u16 fine histograms' rebuilds guess where it went, miss, and narrow down), with two
+// planes, against the CPU backend (itself checked against the reference in the CPU tests).
 TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
     const fm::Window windows[] = {fm::Window::square(25), fm::Window::square(65), fm::Window::circle(20),
                                   fm::Window::circle(30)};
@@ -157,22 +158,28 @@ TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
         for (fm::Border b : kAllBorders)
             for (const fm::Window& w : windows)
                 // Noise, ties, a ramp that moves the median across coarse bins every few rows
-                // (with a step across it), a constant image, and five levels far apart (u16
-                // ranks close the gaps).
-                for (int variant = 0; variant < 5; ++variant) {
+                // (with a step across it), a constant image, five levels far apart (u16 ranks
+                // close the gaps), and rows of random levels.
+                for (int variant = 0; variant < 6; ++variant) {
                     Stack src(t, 150, 840, 2, 5, 1);
                     fmtest::fill_random(src, seed++, variant == 1 ? 3 : variant == 3 ? 1 : variant == 4 ? 5 : 0);
                     std::mt19937 rng(seed);
                     for (std::int64_t z = 0; z < src.planes; ++z)
-                        for (std::int64_t y = 0; y < src.height; ++y)
+                        for (std::int64_t y = 0; y < src.height; ++y) {
+                            const int level = int(rng() % 60000);
                             for (std::int64_t x = 0; x < src.width; ++x) {
                                 const int ramp = int(y) * 199 + int(rng() % 64) + (x >= 77 ? 30000 : 0);
+                                const int row = level + int(rng() % 256);
+                                if (variant == 5 && t == fm::PixelType::u16) src.at<std::uint16_t>(z, y, x) = std::uint16_t(row);
+                                if (variant == 5 && t == fm::PixelType::u8) src.at<std::uint8_t>(z, y, x) = std::uint8_t(row >> 8);
+                                if (variant == 5 && t == fm::PixelType::f32) src.at<float>(z, y, x) = float(row) - 30000.0f;
                                 if (variant == 2 && t == fm::PixelType::u16) src.at<std::uint16_t>(z, y, x) = std::uint16_t(ramp);
                                 if (variant == 2 && t == fm::PixelType::u8) src.at<std::uint8_t>(z, y, x) = std::uint8_t(ramp >> 8);
                                 if (variant == 2 && t == fm::PixelType::f32) src.at<float>(z, y, x) = float(ramp) * 0.125f;
                                 if (variant == 4 && t == fm::PixelType::u16)
                                     src.at<std::uint16_t>(z, y, x) = std::uint16_t(src.at<std::uint16_t>(z, y, x) * 13001);
                             }
+                        }
                     if (t == fm::PixelType::f32 && variant != 3) fmtest::add_specials(src, seed, 0.02);
                     Stack cpu(t, src.width, src.height, src.planes, 1, 0);
                     Stack gpu(t, src.width, src.height, src.planes, 7, 2);
