@@ -148,8 +148,8 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
 // coarse bin every few rows, and jumps many where the u16 ramp wraps) with a step across it at
 // column 77 (the eight outputs of a warp start a band with medians in different coarse bins),
 // a constant image, and rows of random levels (the median jumps up and down by thousands a
-// row: the u16 fine histograms' rebuilds guess where it went, miss, and narrow down), with two
-// planes, against the CPU backend (itself checked against the reference in the CPU tests).
+// row: a u16 rebuild steps over several coarse bins before one holds it), with two planes,
+// against the CPU backend (itself checked against the reference in the CPU tests).
 TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
     const fm::Window windows[] = {fm::Window::square(25), fm::Window::square(65), fm::Window::circle(20),
                                   fm::Window::circle(30)};
