@@ -3,6 +3,7 @@
 // generated/median_tiled/, so the sizes compile in parallel.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -11,6 +12,7 @@
 #include "border_index.cuh"
 #include "fastmedian/image.hpp"
 #include "median_args.cuh"
+#include "generated/median_tiled/squares.cuh"
 #include "median_lanes.cuh"
 #include "order_key.cuh"
 
@@ -73,6 +75,34 @@ __device__ __forceinline__ void float_bits_to_keys(std::uint32_t (&words)[N][M])
     }
 }
 
+// f32 planes whose values are whole numbers 0..65535 (8- and 16-bit images made 32-bit, as
+// Fiji's "32-bit" does) can run the packed networks, two outputs per min/max as u16 does, with
+// those numbers as 16-bit keys. v + 2^23 rounds v to a whole number w and, for |w| < 2^23, holds
+// it as the bits 0x4B000000 + w: key() takes w as the key, and records in `inexact` the bits in
+// which v and w differ (a fraction, -0, a denormal, NaN) and in `top` the largest key (past
+// 0xFFFF for negatives, 65536 and up, infinities and NaN).
+struct WholeFloatKey {
+    static constexpr float kMagic = 8388608.0f;  // 2^23
+    static constexpr std::uint32_t kMagicBits = 0x4B000000u;
+    __device__ static std::uint32_t key(float v, std::uint32_t& inexact, std::uint32_t& top) {
+        const float m = __fadd_rn(v, kMagic);
+        const std::uint32_t k = __float_as_uint(m) - kMagicBits;
+        inexact |= __float_as_uint(__fsub_rn(m, kMagic)) ^ __float_as_uint(v);
+        top = max(top, k);
+        return k;
+    }
+    __device__ static bool whole(std::uint32_t inexact, std::uint32_t top) { return inexact == 0 && top <= 0xFFFFu; }
+    __device__ static float from_key(std::uint32_t key) { return __fsub_rn(__uint_as_float(kMagicBits | key), kMagic); }
+};
+
+// Where the 16-bit launch of an f32 plane (launch_whole_floats) wrote its blocks' outputs: the
+// 32-bit launch then skips the blocks that lie in one marked 1.
+struct WholeBlocks {
+    std::uint8_t* marks = nullptr;  // one a block of the 16-bit launch; none for u8 and u16
+    int block_w = 0, block_h = 0;   // that launch's blocks, in outputs
+    int grid_x = 0, grid_y = 0;
+};
+
 // Shared-memory words per phase row: enough for `cols` columns split into tw phases, and equal
 // to 32 / tw modulo 32, so that 32 consecutive columns staged at once hit 32 different banks.
 __host__ __device__ constexpr int phase_words(int cols, int tw) {
@@ -111,33 +141,36 @@ __device__ __forceinline__ void store_run(T* row, int x, int width, const std::u
         if (x + i < width) row[x + i] = v[i];
 }
 
-// Four pixels' keys from one vector load per packed half (4 u8, 4 u16 or 4 f32), as the
-// staged words of four consecutive columns; with Bits, f32 keeps its bits (float_bits_to_keys).
-template <class T, class L, bool Bits>
-__device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint32_t (&words)[4]) {
+// Four pixels' keys from one vector load per half (4 u8, 4 u16 or 4 f32), as the staged words
+// of four consecutive columns: C halves packed in each word (lo's pixels in the low 16 bits),
+// each pixel's key to_key(pixel).
+template <class T, int C, class ToKey>
+__device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint32_t (&words)[4],
+                                             ToKey to_key) {
     using Vec = std::conditional_t<sizeof(T) == 1, std::uint32_t,
                                    std::conditional_t<sizeof(T) == 2, uint2, uint4>>;
     T v[2][4];
     const Vec a = *reinterpret_cast<const Vec*>(lo);
     memcpy(v[0], &a, sizeof a);
-    if constexpr (L::kCols == 2) {
+    if constexpr (C == 2) {
         const Vec b = *reinterpret_cast<const Vec*>(hi);
         memcpy(v[1], &b, sizeof b);
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        if constexpr (std::is_same_v<T, float> && Bits)
-            words[i] = __float_as_uint(v[0][i]);
-        else
-            words[i] = TileKey<T>::to_key(v[0][i]);
-        if constexpr (L::kCols == 2) words[i] |= TileKey<T>::to_key(v[1][i]) << 16;
+        words[i] = to_key(v[0][i]);
+        if constexpr (C == 2) words[i] |= to_key(v[1][i]) << 16;
     }
 }
 
+// L: the lanes. Packed for u8 and u16: each word holds two halves' keys, the block's 32 * TW
+// columns from x0 in its low 16 bits and the next 32 * TW in its high. Signed for f32 on
+// 32-bit keys. Packed for f32 is the 16-bit launch of launch_whole_floats: a block whose values
+// are not all whole numbers 0..65535 marks itself 0 and leaves its outputs to the 32-bit one.
 template <class Net, class T, class L>
 __global__ void __launch_bounds__(32 * kWarps,
                                   L::kCols == 2 ? Net::kMinBlocksPacked : Net::kMinBlocksScalar)
-median_tiled(const __grid_constant__ PlanesArgs a) {
+median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ WholeBlocks whole) {
     constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
     constexpr int kHalfW = 32 * TW;              // output columns of a warp (of one packed half)
     // Staged columns start kLead columns left of the block's first output (kLead >= R, a
@@ -150,15 +183,42 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
     constexpr int kQ = phase_words(kInCols, TW);
     constexpr int kColSteps = (kInCols + 31) / 32;
     constexpr int kVecSteps = (kInCols / 4 + 31) / 32;
+    constexpr bool kFloat = std::is_same_v<T, float>, kWholeFloats = kFloat && L::kCols == 2;
     // Staged column c of row r lives at tile[r][c % TW][c / TW]: lane l's reads of column
     // l * TW + c fall on consecutive words.
     __shared__ std::uint32_t tile[kInRows][TW][kQ];
 
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int x0 = blockIdx.x * kHalfW * L::kCols, y0 = blockIdx.y * kWarps * TH;
+    const int ox = x0 + lane * TW, oy = y0 + warp * TH;
+    const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
+    if constexpr (kFloat && !kWholeFloats) {
+        if (whole.marks != nullptr &&
+            whole.marks[(std::size_t{blockIdx.z} * whole.grid_y + y0 / whole.block_h) * whole.grid_x + x0 / whole.block_w])
+            return;  // the 16-bit launch wrote this block's outputs
+    }
+    // The 16-bit launch's mark of this block.
+    std::uint8_t* const mark =
+        kWholeFloats ? whole.marks + (std::size_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x : nullptr;
+    // The 16-bit launch: the constant's key, and whether the values seen so far were all whole
+    // numbers 0..65535. One pixel a thread first, so that blocks of other values, where they
+    // mostly are (fractions), leave at once without staging.
+    std::uint32_t inexact = 0, top = 0, whole_outside = 0;
+    if constexpr (kWholeFloats) {
+        if (a.border == kConstant)
+            whole_outside = WholeFloatKey::key(OrderKey<float>::from_key(a.outside_key), inexact, top);
+        const float* row = reinterpret_cast<const float*>(
+            plane + static_cast<std::int64_t>(min(oy, a.height - 1)) * a.src_pitch);
+        WholeFloatKey::key(row[min(ox, a.width - 1)], inexact, top);
+        if (__syncthreads_or(!WholeFloatKey::whole(inexact, top))) {
+            if (threadIdx.x == 0) *mark = 0;
+            return;
+        }
+    }
+
     // Staging: warps take rows, lanes take columns (lane + 32 j). Interior blocks of aligned
     // images load 4 pixels at a time; others resolve the border once per column here and once
     // per row below.
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int x0 = blockIdx.x * kHalfW * L::kCols, y0 = blockIdx.y * kWarps * TH;
     const int left = x0 - kLead;
     constexpr int kAlign = 4 * static_cast<int>(sizeof(T));
     const bool vectors = left >= 0 && left + (L::kCols - 1) * kHalfW + kInCols <= a.width &&
@@ -173,20 +233,26 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
                 sx[j][h] = static_cast<int>(
                     border_index(left + lane + 32 * j + h * kHalfW, a.width, a.border));
     }
-    const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
     // Where it measured faster (H100, 4096^2: u8 5x5 +4%, 7x7 +3%; f32 3x3 +2%, 5x5 +6%, 7x7
     // +4%; u16 5x5 and 7x7 even; but u8 3x3 -2%, u16 9x9 and 11x11 -4%), interior blocks of
     // aligned images stage (row, vector) tasks spread evenly over the block's threads instead,
     // so that no warp steps once more for the few vectors of a row past its 32 lanes.
     constexpr bool kByTasks = K == 5 || K == 7 || (K == 3 && L::kCols == 1);
-    using Key = TileKey<T>;
-    const std::uint32_t outside = Key::from_order_key(a.outside_key);  // the constant's key
+    // A pixel's key, and the constant's.
+    auto to_key = [&](T v) -> std::uint32_t {
+        if constexpr (kWholeFloats)
+            return WholeFloatKey::key(v, inexact, top);
+        else
+            return TileKey<T>::to_key(v);
+    };
+    const std::uint32_t outside = kWholeFloats ? whole_outside : TileKey<T>::from_order_key(a.outside_key);
     // Blocks whose staged rows all lie in the image (all but the top and bottom ones) stage
     // without resolving a row's border or testing for the constant: code of its own. There,
-    // f32 loads its bits and float_bits_to_keys makes a thread's batch of them keys at once.
+    // f32 on 32-bit keys loads its bits and float_bits_to_keys makes a thread's batch of them
+    // keys at once.
     auto stage = [&](auto rows_inside) {
         constexpr bool kInside = decltype(rows_inside)::value;
-        constexpr bool kBits = std::is_same_v<T, float> && kInside;
+        constexpr bool kBits = kFloat && !kWholeFloats && kInside;
         auto source_row = [&](int r) {
             return kInside ? y0 - R + r : static_cast<int>(border_index(y0 - R + r, a.height, a.border));
         };
@@ -198,7 +264,10 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
                 const T* row = reinterpret_cast<const T*>(
                     plane + static_cast<std::uint64_t>(static_cast<std::uint32_t>(sy)) *
                                 static_cast<std::uint64_t>(a.src_pitch));
-                vector_words<T, L, kBits>(row + left + c, row + left + c + kHalfW, words);
+                if constexpr (kBits)
+                    vector_words<T, 1>(row + left + c, nullptr, words, [](float v) { return __float_as_uint(v); });
+                else
+                    vector_words<T, L::kCols>(row + left + c, row + left + c + kHalfW, words, to_key);
             }
         };
         auto vector_put = [&](int r, int c, const std::uint32_t (&words)[4]) {
@@ -268,7 +337,7 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
                 std::uint32_t word = 0;
 #pragma unroll
                 for (int h = 0; h < L::kCols; ++h)
-                    word |= ((!kInside && sy < 0) || sx[j][h] < 0 ? outside : Key::to_key(row[sx[j][h]]))
+                    word |= ((!kInside && sy < 0) || sx[j][h] < 0 ? outside : to_key(row[sx[j][h]]))
                             << (16 * h);
                 tile[r][c % TW][c / TW] = word;
             }
@@ -278,9 +347,14 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
         stage(std::true_type{});
     else
         stage(std::false_type{});
-    __syncthreads();
+    if constexpr (kWholeFloats) {
+        const bool all_whole = __syncthreads_and(WholeFloatKey::whole(inexact, top));
+        if (threadIdx.x == 0) *mark = all_whole;
+        if (!all_whole) return;
+    } else {
+        __syncthreads();
+    }
 
-    const int ox = x0 + lane * TW, oy = y0 + warp * TH;
     if (ox >= a.width || oy >= a.height) return;  // the packed half to the right is outside too
     auto in = [&](int c, int r) {
         return tile[warp * TH + r][(c + kShift) % TW][lane + (c + kShift) / TW];
@@ -290,6 +364,7 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
     Net::template run<L>(in, out);
 
     char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
+    using Key = std::conditional_t<kWholeFloats, WholeFloatKey, TileKey<T>>;
     auto store = [&](auto plain) {
 #pragma unroll
         for (int y = 0; y < TH; ++y) {
@@ -300,7 +375,7 @@ median_tiled(const __grid_constant__ PlanesArgs a) {
                 store_run<T, L, Key, decltype(plain)::value>(row, ox + h * kHalfW, a.width, keys[y], h);
         }
     };
-    if constexpr (std::is_same_v<T, float>) {  // float keys in +0..+Inf are the pixels' bits
+    if constexpr (kFloat && !kWholeFloats) {  // float keys in +0..+Inf are the pixels' bits
         if (all_plain(keys)) {
             store(std::true_type{});
             return;
@@ -324,22 +399,41 @@ bool fits(int height) {
     return grid_for<Net, ScalarLanes>(a).y <= 65535;
 }
 
-template <class Net, class T>
-cudaError_t launch_typed(const PlanesArgs& a, cudaStream_t stream) {
-    using L = typename TileKey<T>::Lanes;
+template <class Net, class T, class L>
+cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStream_t stream) {
     const dim3 grid = grid_for<Net, L>(a);
     if (grid.y > 65535) return cudaErrorInvalidConfiguration;
-    median_tiled<Net, T, L><<<grid, 32 * kWarps, 0, stream>>>(a);
+    median_tiled<Net, T, L><<<grid, 32 * kWarps, 0, stream>>>(a, whole);
     return cudaGetLastError();
 }
 
-// Packed serves u8 and u16 (u16x2 lanes), Scalar f32 (32-bit lanes).
+// f32 in two launches: the packed networks on the blocks whose values all are whole numbers
+// 0..65535 (16-bit keys), then 32-bit keys on the rest, whose blocks each lie in one block of
+// the first (the first's blocks are whole multiples of the second's). `marks` holds
+// whole_marks_bytes(a) bytes.
 template <class Packed, class Scalar>
-cudaError_t launch(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
+cudaError_t launch_whole_floats(const PlanesArgs& a, std::uint8_t* marks, cudaStream_t stream) {
+    constexpr int kBlockW = 32 * Packed::kTileW * 2, kBlockH = kWarps * Packed::kTileH;
+    static_assert(kBlockW % (32 * Scalar::kTileW) == 0 && kBlockH % (kWarps * Scalar::kTileH) == 0);
+    static_assert(kBlockW >= kWholeMarkW && kBlockH >= kWholeMarkH);  // whole_marks_bytes suffices
+    const dim3 grid = grid_for<Packed, PackedLanes>(a);
+    const WholeBlocks whole{marks, kBlockW, kBlockH, static_cast<int>(grid.x), static_cast<int>(grid.y)};
+    const cudaError_t e = launch_typed<Packed, float, PackedLanes>(a, whole, stream);
+    return e != cudaSuccess ? e : launch_typed<Scalar, float, SignedLanes>(a, whole, stream);
+}
+
+// Packed serves u8 and u16 (u16x2 lanes); f32 takes both from kWholeFloatsFrom up, else Scalar
+// (32-bit lanes).
+template <class Packed, class Scalar>
+cudaError_t launch(PixelType type, const PlanesArgs& a, std::uint8_t* marks, cudaStream_t stream) {
     switch (type) {
-        case PixelType::u8: return launch_typed<Packed, std::uint8_t>(a, stream);
-        case PixelType::u16: return launch_typed<Packed, std::uint16_t>(a, stream);
-        case PixelType::f32: return launch_typed<Scalar, float>(a, stream);
+        case PixelType::u8: return launch_typed<Packed, std::uint8_t, PackedLanes>(a, {}, stream);
+        case PixelType::u16: return launch_typed<Packed, std::uint16_t, PackedLanes>(a, {}, stream);
+        case PixelType::f32:
+            if constexpr (Packed::kSize >= kWholeFloatsFrom)
+                return launch_whole_floats<Packed, Scalar>(a, marks, stream);
+            else
+                return launch_typed<Scalar, float, SignedLanes>(a, {}, stream);
     }
     return cudaErrorInvalidValue;
 }

@@ -53,6 +53,10 @@ SCALAR_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 
 # 9x9 at 2: +12% / +15% / +23%) and for f32 at 11x11 and 15x15 (2: +20%, +10%). Packed
 # 11x11 and 15x15 need their registers (2 blocks: -44%, -23%); so does 21x21.
 MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2), 21: (1, 1)}
+# f32 squares from this size up try the packed networks on whole numbers 0..65535 first
+# (median_tiled_kernel.cuh, launch_whole_floats); the smallest packed block bounds the marks.
+WHOLE_FLOATS_FROM = 5
+MIN_PACKED_BLOCK = (min(64 * tw for tw, _ in PACKED_TILES.values()), min(8 * th for _, th in PACKED_TILES.values()))
 # Window size -> the CPU's tile: one output column per vector lane, so 1 wide and shared along
 # y only; for the sizes past the CPU's sorted-column networks (median_column_networks.cuh, up to
 # 7x7). Min/max per output for 1x1, 1x2, 1x4, 1x8 tiles: 9x9 1270, 604, 403, 382; 11x11 2304,
@@ -296,8 +300,9 @@ def square_source(k):
         f"    return fits<{packed}>(height)" + (f" && fits<{scalar}>(height);" if scalar != packed else ";"),
         "}",
         "",
-        f"cudaError_t launch_square{k}(PixelType type, const PlanesArgs& a, cudaStream_t stream) {{",
-        f"    return launch<{packed}, {scalar}>(type, a, stream);",
+        f"cudaError_t launch_square{k}(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,",
+        f"                            cudaStream_t stream) {{",
+        f"    return launch<{packed}, {scalar}>(type, a, whole_marks, stream);",
         "}",
         "",
         "}  // namespace fastmedian::kernels::tiled",
@@ -310,6 +315,9 @@ def squares_header():
         "// The square sizes with a tiled network (squareK.cu), and the dispatch by size.",
         "#pragma once",
         "",
+        "#include <cstddef>",
+        "#include <cstdint>",
+        "",
         "#include <cuda_runtime_api.h>",
         "",
         "#include \"fastmedian/image.hpp\"",
@@ -317,17 +325,30 @@ def squares_header():
         "",
         "namespace fastmedian::kernels::tiled {",
         "",
+        f"// f32 squares from {WHOLE_FLOATS_FROM} up run the packed networks first on the blocks whose values all",
+        "// are whole numbers 0..65535, marking each block of that launch in `whole_marks`; below, the",
+        "// 32-bit keys alone (f32 3x3 runs near the identity kernel's speed, which 16-bit keys do not raise).",
+        f"constexpr int kWholeFloatsFrom = {WHOLE_FLOATS_FROM};",
+        f"constexpr int kWholeMarkW = {MIN_PACKED_BLOCK[0]}, kWholeMarkH = {MIN_PACKED_BLOCK[1]};  // the smallest packed block",
+        "inline bool takes_whole_marks(int k, PixelType type) { return type == PixelType::f32 && k >= kWholeFloatsFrom; }",
+        "inline std::size_t whole_marks_bytes(const PlanesArgs& a) {",
+        "    return static_cast<std::size_t>((a.width + kWholeMarkW - 1) / kWholeMarkW) *",
+        "           static_cast<std::size_t>((a.height + kWholeMarkH - 1) / kWholeMarkH) * static_cast<std::size_t>(a.planes);",
+        "}",
+        "",
     ]
     for k in PACKED_TILES:
         out += [f"bool fits_square{k}(int height);",
-                f"cudaError_t launch_square{k}(PixelType type, const PlanesArgs& a, cudaStream_t stream);"]
+                f"cudaError_t launch_square{k}(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,",
+                f"                            cudaStream_t stream);"]
     out += ["", "// Whether a network serves the k x k square on planes of this height.",
             "inline bool serves_square(int k, int height) {", "    switch (k) {"]
     out += [f"        case {k}: return fits_square{k}(height);" for k in PACKED_TILES]
     out += ["        default: return false;", "    }", "}", "",
-            "inline cudaError_t launch_square(int k, PixelType type, const PlanesArgs& a,",
+            "// whole_marks: whole_marks_bytes(a) bytes of device memory where takes_whole_marks(k, type).",
+            "inline cudaError_t launch_square(int k, PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,",
             "                                 cudaStream_t stream) {", "    switch (k) {"]
-    out += [f"        case {k}: return launch_square{k}(type, a, stream);" for k in PACKED_TILES]
+    out += [f"        case {k}: return launch_square{k}(type, a, whole_marks, stream);" for k in PACKED_TILES]
     out += ["        default: return cudaErrorInvalidValue;", "    }", "}", "",
             "}  // namespace fastmedian::kernels::tiled", ""]
     return "\n".join(out)

@@ -37,8 +37,13 @@ int main(int argc, char** argv) {
         a.width = a.height = static_cast<int>(n);
         a.planes = 1;
         a.border = 0;  // replicate
+        bench::DeviceImage marks(static_cast<std::int64_t>(fastmedian::kernels::tiled::whole_marks_bytes(a)), 1);
         const double ms = bench::time_ms(
-            [&] { bench::check(fastmedian::kernels::tiled::LAUNCH(type, a, nullptr), "launch"); }, nullptr, 15);
+            [&] {
+                bench::check(fastmedian::kernels::tiled::LAUNCH(type, a, static_cast<std::uint8_t*>(marks.ptr), nullptr),
+                             "launch");
+            },
+            nullptr, 15);
         std::vector<std::uint8_t> out(static_cast<std::size_t>(row * n));
         bench::check(cudaMemcpy2D(out.data(), row, dst.ptr, dst.pitch, row, n, cudaMemcpyDeviceToHost), "cudaMemcpy2D");
         std::uint64_t hash = 1469598103934665603ull;  // FNV-1a

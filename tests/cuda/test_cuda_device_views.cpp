@@ -2,6 +2,8 @@
 // synchronously, with padded pitches; host memory passed as device memory is refused.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cuda_runtime_api.h>
 
 #include "fastmedian/fastmedian.hpp"
@@ -62,6 +64,36 @@ TEST_F(CudaDeviceViews, EqualTheHostPathOnEveryTypeAndBorder) {
 
 // Large windows on u16 and f32 take scratch memory in the stream's order: the call returns
 // without waiting, and the scratch goes once the work that uses it is done.
+// f32 planes of whole numbers 0..65535 take 16-bit keys block by block (the others 32-bit
+// keys); device views send every plane in one launch, so each plane's blocks must keep their
+// own marks: planes 0 and 2 whole, plane 1 whole on its left and fractions on its right.
+TEST_F(CudaDeviceViews, WholeNumberFloatsOnSeveralPlanesAtOnce) {
+    std::uint32_t seed = 77;
+    for (fm::Border b : kAllBorders)
+        for (int k : {5, 9, 15}) {
+            Stack src(fm::PixelType::f32, 700, 41, 3, 4, 1), want(fm::PixelType::f32, 700, 41, 3),
+                got(fm::PixelType::f32, 700, 41, 3, 4, 1);
+            std::mt19937 rng(seed++);
+            for (std::int64_t z = 0; z < src.planes; ++z)
+                for (std::int64_t y = 0; y < src.height; ++y)
+                    for (std::int64_t x = 0; x < src.width; ++x)
+                        src.at<float>(z, y, x) = static_cast<float>(rng() % 65536) +
+                                                 (z == 1 && x >= src.width / 2 ? 0.25f : 0.0f);
+            fm::MedianOptions o;
+            o.window = fm::Window::square(k);
+            o.border = b;
+            o.cval = 9.0;
+            o.reference = true;
+            fm::median2d(src.cview(), want.view(), o);
+            o.reference = false;
+            DeviceCopy d_src(src), d_dst(got);  // got's poison travels to the device too
+            o.backend = fm::Backend::cuda;
+            fm::median2d(fm::as_const(d_src.view(src)), d_dst.view(got), o);
+            d_dst.copy_to(got);
+            EXPECT_EQ(fmtest::first_difference(want, got), "") << fm::border_name(b) << " k=" << k;
+        }
+}
+
 TEST_F(CudaDeviceViews, LargeWindowsOnACallersStream) {
     cudaStream_t stream;
     ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);

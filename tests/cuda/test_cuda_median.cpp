@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "fastmedian/fastmedian.hpp"
@@ -268,3 +269,35 @@ TEST_F(CudaMedian, NonNegativeFloatsAmongFewSpecials) {
             }
 }
 
+
+// f32 blocks whose values are all whole numbers 0..65535 run the packed networks on 16-bit
+// keys; a block with any other value (a fraction, -0, 65536, a negative, NaN, a denormal), or
+// under a constant border that is not such a number, takes 32-bit keys, one half at a time.
+// Images of whole numbers with a few other values mix both kinds of block; the third kind has
+// whole numbers on its left and +0, -0 and 1 on its right, so medians are -0 and +0 there.
+TEST_F(CudaMedian, WholeNumberFloatsAndTheOtherValuesAmongThem) {
+    const float others[] = {0.5f, -0.0f, 65536.0f, 65535.5f, -1.0f,
+                            std::numeric_limits<float>::quiet_NaN(), 1e-40f};
+    std::uint32_t seed = 6000;
+    for (fm::Border b : kAllBorders)
+        for (int k : {3, 5, 7, 9, 11, 15, 21})
+            for (int kind = 0; kind < 4; ++kind) {
+                // 1031 pixels and 1 of padding a row: interior blocks load vectors; the last
+                // kind's 517 + 3 load one pixel at a time.
+                const bool vectors = kind != 3;
+                Stack src(fm::PixelType::f32, vectors ? 1031 : 517, 70, 1, vectors ? 1 : 3);
+                std::mt19937 rng(seed++);
+                for (std::int64_t y = 0; y < src.height; ++y)
+                    for (std::int64_t x = 0; x < src.width; ++x) {
+                        float v = static_cast<float>(rng() % 65536);
+                        if (kind == 1 && rng() % 3000 == 0) v = others[rng() % 7];
+                        if (kind == 2 && x >= src.width / 2) v = rng() % 3 == 0 ? 1.0f : (rng() % 2 ? 0.0f : -0.0f);
+                        if (kind == 3) v = static_cast<float>(rng() % 4 * 21845);  // ties, and 65535
+                        src.at<float>(0, y, x) = v;
+                    }
+                const double cval = kind % 2 ? 2.5 : 65535.0;
+                expect_cuda_equals_cpu(src, fm::Window::square(k), b, cval,
+                                       label(fm::PixelType::f32, b, fm::Window::square(k)) + " whole numbers, kind " +
+                                           std::to_string(kind));
+            }
+}

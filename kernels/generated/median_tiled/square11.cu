@@ -5827,8 +5827,9 @@ bool fits_square11(int height) {
     return fits<TiledSquare11Tile8x2>(height);
 }
 
-cudaError_t launch_square11(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
-    return launch<TiledSquare11Tile8x2, TiledSquare11Tile8x2>(type, a, stream);
+cudaError_t launch_square11(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream) {
+    return launch<TiledSquare11Tile8x2, TiledSquare11Tile8x2>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

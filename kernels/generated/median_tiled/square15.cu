@@ -7269,8 +7269,9 @@ bool fits_square15(int height) {
     return fits<TiledSquare15Tile4x2>(height);
 }
 
-cudaError_t launch_square15(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
-    return launch<TiledSquare15Tile4x2, TiledSquare15Tile4x2>(type, a, stream);
+cudaError_t launch_square15(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream) {
+    return launch<TiledSquare15Tile4x2, TiledSquare15Tile4x2>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

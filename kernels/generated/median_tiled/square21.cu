@@ -16621,8 +16621,9 @@ bool fits_square21(int height) {
     return fits<TiledSquare21Tile4x2>(height);
 }
 
-cudaError_t launch_square21(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
-    return launch<TiledSquare21Tile4x2, TiledSquare21Tile4x2>(type, a, stream);
+cudaError_t launch_square21(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream) {
+    return launch<TiledSquare21Tile4x2, TiledSquare21Tile4x2>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

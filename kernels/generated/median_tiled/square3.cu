@@ -1140,8 +1140,9 @@ bool fits_square3(int height) {
     return fits<TiledSquare3Tile8x4>(height) && fits<TiledSquare3Tile4x4>(height);
 }
 
-cudaError_t launch_square3(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
-    return launch<TiledSquare3Tile8x4, TiledSquare3Tile4x4>(type, a, stream);
+cudaError_t launch_square3(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream) {
+    return launch<TiledSquare3Tile8x4, TiledSquare3Tile4x4>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

@@ -639,8 +639,9 @@ bool fits_square5(int height) {
     return fits<TiledSquare5Tile4x2>(height);
 }
 
-cudaError_t launch_square5(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
-    return launch<TiledSquare5Tile4x2, TiledSquare5Tile4x2>(type, a, stream);
+cudaError_t launch_square5(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream) {
+    return launch<TiledSquare5Tile4x2, TiledSquare5Tile4x2>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

@@ -1303,8 +1303,9 @@ bool fits_square7(int height) {
     return fits<TiledSquare7Tile4x2>(height);
 }
 
-cudaError_t launch_square7(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
-    return launch<TiledSquare7Tile4x2, TiledSquare7Tile4x2>(type, a, stream);
+cudaError_t launch_square7(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream) {
+    return launch<TiledSquare7Tile4x2, TiledSquare7Tile4x2>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

@@ -3923,8 +3923,9 @@ bool fits_square9(int height) {
     return fits<TiledSquare9Tile8x2>(height);
 }
 
-cudaError_t launch_square9(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
-    return launch<TiledSquare9Tile8x2, TiledSquare9Tile8x2>(type, a, stream);
+cudaError_t launch_square9(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream) {
+    return launch<TiledSquare9Tile8x2, TiledSquare9Tile8x2>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

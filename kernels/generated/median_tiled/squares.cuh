@@ -3,6 +3,9 @@
 // The square sizes with a tiled network (squareK.cu), and the dispatch by size.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include <cuda_runtime_api.h>
 
 #include "fastmedian/image.hpp"
@@ -10,20 +13,38 @@
 
 namespace fastmedian::kernels::tiled {
 
+// f32 squares from 5 up run the packed networks first on the blocks whose values all
+// are whole numbers 0..65535, marking each block of that launch in `whole_marks`; below, the
+// 32-bit keys alone (f32 3x3 runs near the identity kernel's speed, which 16-bit keys do not raise).
+constexpr int kWholeFloatsFrom = 5;
+constexpr int kWholeMarkW = 256, kWholeMarkH = 16;  // the smallest packed block
+inline bool takes_whole_marks(int k, PixelType type) { return type == PixelType::f32 && k >= kWholeFloatsFrom; }
+inline std::size_t whole_marks_bytes(const PlanesArgs& a) {
+    return static_cast<std::size_t>((a.width + kWholeMarkW - 1) / kWholeMarkW) *
+           static_cast<std::size_t>((a.height + kWholeMarkH - 1) / kWholeMarkH) * static_cast<std::size_t>(a.planes);
+}
+
 bool fits_square3(int height);
-cudaError_t launch_square3(PixelType type, const PlanesArgs& a, cudaStream_t stream);
+cudaError_t launch_square3(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream);
 bool fits_square5(int height);
-cudaError_t launch_square5(PixelType type, const PlanesArgs& a, cudaStream_t stream);
+cudaError_t launch_square5(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream);
 bool fits_square7(int height);
-cudaError_t launch_square7(PixelType type, const PlanesArgs& a, cudaStream_t stream);
+cudaError_t launch_square7(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream);
 bool fits_square9(int height);
-cudaError_t launch_square9(PixelType type, const PlanesArgs& a, cudaStream_t stream);
+cudaError_t launch_square9(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream);
 bool fits_square11(int height);
-cudaError_t launch_square11(PixelType type, const PlanesArgs& a, cudaStream_t stream);
+cudaError_t launch_square11(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream);
 bool fits_square15(int height);
-cudaError_t launch_square15(PixelType type, const PlanesArgs& a, cudaStream_t stream);
+cudaError_t launch_square15(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream);
 bool fits_square21(int height);
-cudaError_t launch_square21(PixelType type, const PlanesArgs& a, cudaStream_t stream);
+cudaError_t launch_square21(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
+                            cudaStream_t stream);
 
 // Whether a network serves the k x k square on planes of this height.
 inline bool serves_square(int k, int height) {
@@ -39,16 +60,17 @@ inline bool serves_square(int k, int height) {
     }
 }
 
-inline cudaError_t launch_square(int k, PixelType type, const PlanesArgs& a,
+// whole_marks: whole_marks_bytes(a) bytes of device memory where takes_whole_marks(k, type).
+inline cudaError_t launch_square(int k, PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                                  cudaStream_t stream) {
     switch (k) {
-        case 3: return launch_square3(type, a, stream);
-        case 5: return launch_square5(type, a, stream);
-        case 7: return launch_square7(type, a, stream);
-        case 9: return launch_square9(type, a, stream);
-        case 11: return launch_square11(type, a, stream);
-        case 15: return launch_square15(type, a, stream);
-        case 21: return launch_square21(type, a, stream);
+        case 3: return launch_square3(type, a, whole_marks, stream);
+        case 5: return launch_square5(type, a, whole_marks, stream);
+        case 7: return launch_square7(type, a, whole_marks, stream);
+        case 9: return launch_square9(type, a, whole_marks, stream);
+        case 11: return launch_square11(type, a, whole_marks, stream);
+        case 15: return launch_square15(type, a, whole_marks, stream);
+        case 21: return launch_square21(type, a, whole_marks, stream);
         default: return cudaErrorInvalidValue;
     }
 }

@@ -88,7 +88,12 @@ std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int w
     kernels::PlanesArgs row{};
     row.width = width;
     row.height = 1;
-    if (median_path(fp, type, row) != Path::ranked) return 0;
+    row.planes = 1;
+    const Path path = median_path(fp, type, row);
+    // The tiled f32 marks: a byte per block of at least kWholeMarkH rows, so a row's share is below this.
+    if (path == Path::tiled && kernels::tiled::takes_whole_marks(2 * fp.radius_y + 1, type))
+        return static_cast<std::int64_t>(kernels::tiled::whole_marks_bytes(row));
+    if (path != Path::ranked) return 0;
     return static_cast<std::int64_t>(ranked_scratch_bytes(type, width, 2) - ranked_scratch_bytes(type, width, 1));
 }
 
@@ -98,7 +103,13 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
     const int rows = static_cast<int>(fp.half_width.size());
     const kernels::RunsWindow w = runs_window(fp);
     switch (median_path(fp, type, planes)) {
-        case Path::tiled: return kernels::tiled::launch_square(2 * fp.radius_y + 1, type, planes, stream);
+        case Path::tiled: {
+            const int k = 2 * fp.radius_y + 1;
+            std::uint8_t* marks = kernels::tiled::takes_whole_marks(k, type)
+                                      ? static_cast<std::uint8_t*>(scratch.get(kernels::tiled::whole_marks_bytes(planes), stream))
+                                      : nullptr;
+            return kernels::tiled::launch_square(k, type, planes, marks, stream);
+        }
         case Path::column_network:
             switch (type) {
                 case PixelType::u8: return kernels::launch_median_column_network_u8(hw, rows, planes, stream);
