@@ -101,6 +101,10 @@ struct WholeBlocks {
     std::uint8_t* marks = nullptr;  // one a block of the 16-bit launch; none for u8 and u16
     int block_w = 0, block_h = 0;   // that launch's blocks, in outputs
     int grid_x = 0, grid_y = 0;
+    // The mark of that launch's block holding output (x, y) of plane z.
+    __device__ std::uint8_t& mark(int z, int x, int y) const {
+        return marks[(static_cast<std::size_t>(z) * grid_y + y / block_h) * grid_x + x / block_w];
+    }
 };
 
 // Shared-memory words per phase row: enough for `cols` columns split into tw phases, and equal
@@ -193,13 +197,9 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     const int ox = x0 + lane * TW, oy = y0 + warp * TH;
     const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
     if constexpr (kFloat && !kWholeFloats) {
-        if (whole.marks != nullptr &&
-            whole.marks[(std::size_t{blockIdx.z} * whole.grid_y + y0 / whole.block_h) * whole.grid_x + x0 / whole.block_w])
+        if (whole.marks != nullptr && whole.mark(blockIdx.z, x0, y0))
             return;  // the 16-bit launch wrote this block's outputs
     }
-    // The 16-bit launch's mark of this block.
-    std::uint8_t* const mark =
-        kWholeFloats ? whole.marks + (std::size_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x : nullptr;
     // The 16-bit launch: the constant's key, and whether the values seen so far were all whole
     // numbers 0..65535. One pixel a thread first, so that blocks of other values, where they
     // mostly are (fractions), leave at once without staging.
@@ -211,7 +211,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
             plane + static_cast<std::int64_t>(min(oy, a.height - 1)) * a.src_pitch);
         WholeFloatKey::key(row[min(ox, a.width - 1)], inexact, top);
         if (__syncthreads_or(!WholeFloatKey::whole(inexact, top))) {
-            if (threadIdx.x == 0) *mark = 0;
+            if (threadIdx.x == 0) whole.mark(blockIdx.z, x0, y0) = 0;
             return;
         }
     }
@@ -349,7 +349,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
         stage(std::false_type{});
     if constexpr (kWholeFloats) {
         const bool all_whole = __syncthreads_and(WholeFloatKey::whole(inexact, top));
-        if (threadIdx.x == 0) *mark = all_whole;
+        if (threadIdx.x == 0) whole.mark(blockIdx.z, x0, y0) = all_whole;
         if (!all_whole) return;
     } else {
         __syncthreads();

@@ -62,8 +62,6 @@ TEST_F(CudaDeviceViews, EqualTheHostPathOnEveryTypeAndBorder) {
     cudaStreamDestroy(stream);
 }
 
-// Large windows on u16 and f32 take scratch memory in the stream's order: the call returns
-// without waiting, and the scratch goes once the work that uses it is done.
 // f32 planes of whole numbers 0..65535 take 16-bit keys block by block (the others 32-bit
 // keys); device views send every plane in one launch, so each plane's blocks must keep their
 // own marks: planes 0 and 2 whole, plane 1 whole on its left and fractions on its right.
@@ -94,6 +92,8 @@ TEST_F(CudaDeviceViews, WholeNumberFloatsOnSeveralPlanesAtOnce) {
         }
 }
 
+// Large windows on u16 and f32 take scratch memory in the stream's order: the call returns
+// without waiting, and the scratch goes once the work that uses it is done.
 TEST_F(CudaDeviceViews, LargeWindowsOnACallersStream) {
     cudaStream_t stream;
     ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);

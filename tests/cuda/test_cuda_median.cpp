@@ -269,10 +269,9 @@ TEST_F(CudaMedian, NonNegativeFloatsAmongFewSpecials) {
             }
 }
 
-
 // f32 blocks whose values are all whole numbers 0..65535 run the packed networks on 16-bit
 // keys; a block with any other value (a fraction, -0, 65536, a negative, NaN, a denormal), or
-// under a constant border that is not such a number, takes 32-bit keys, one half at a time.
+// under a constant border that is not such a number, is left to a second launch on 32-bit keys.
 // Images of whole numbers with a few other values mix both kinds of block; the third kind has
 // whole numbers on its left and +0, -0 and 1 on its right, so medians are -0 and +0 there.
 TEST_F(CudaMedian, WholeNumberFloatsAndTheOtherValuesAmongThem) {
