@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "fastmedian/image.hpp"
@@ -66,6 +67,7 @@ struct Median3DOptions {
     double cval = 0.0;                     // the outside value for Border::constant
     Backend backend = Backend::automatic;  // automatic: the first CUDA device if any, else CPU
     int device = 0;                        // CUDA device index
+    std::optional<Origin> origin;          // set: dst is a box of the output (options.hpp)
     // For views in Memory::cuda only: a cudaStream_t to enqueue the work on; the call then
     // returns without waiting. nullptr: the call returns once the output is written.
     void* cuda_stream = nullptr;
@@ -73,8 +75,8 @@ struct Median3DOptions {
     bool reference = false;
 };
 
-// Filters the volume `src` (width x height x planes) into `dst` (same type, size and memory;
-// they may not overlap). Throws Error for bad arguments (naming the parameter) and backend
+// Filters the volume `src` (width x height x planes) into `dst` (same type and memory, the same
+// size, or a box of the output where options.origin is set; they may not overlap). Throws Error for bad arguments (naming the parameter) and backend
 // failures; `src` is never written.
 RunInfo median3d(const ConstImageView& src, const ImageView& dst, const Median3DOptions& options);
 

@@ -1,6 +1,8 @@
 // What a filter call may choose: the window, the border mode and the backend.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,16 @@ enum class Backend { automatic, cpu, cuda };
 const char* backend_name(Backend backend) noexcept;
 Backend parse_backend(const std::string& name, const char* parameter = "backend");
 
+// A box of a filter's output, for the options' `origin`: when set, dst's pixel (x, y) of plane z
+// is the output at (x + origin.x, y + origin.y) of plane z + origin.plane, dst's size being the
+// box's; unset (the default), dst is all of the output, as large as src. The border mode applies
+// at src's edges and the pixels of src around the box are read as they are, so a block of a
+// large volume, given with the pixels its window reaches beyond it (its halo), comes out
+// exactly as in the whole volume, with no copy of either.
+struct Origin {
+    std::int64_t x = 0, y = 0, plane = 0;
+};
+
 struct MedianOptions {
     Window window = Window::square(3);
     Border border = Border::replicate;
@@ -56,6 +68,7 @@ struct MedianOptions {
     // Host views on CUDA: the planes (or bands of rows) are spread over these devices, each
     // taking the next (empty: `device` alone). Distinct indices. Views in Memory::cuda use `device`.
     std::vector<int> devices;
+    std::optional<Origin> origin;  // set: dst is the box of the output from here (above)
     // For views in Memory::cuda only: a cudaStream_t to enqueue the work on, and the call
     // returns without waiting for it. nullptr: the call returns once the output is written.
     void* cuda_stream = nullptr;

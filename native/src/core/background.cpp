@@ -66,8 +66,8 @@ void exact_cpu(const ConstImageView& src, const ImageView& dst, const detail::Fo
         ConstImageView plane = src;
         plane.data = src.plane(z);
         plane.planes = 1;
-        if (o.reference) detail::median2d_reference(plane, plane_bg, fp, o.border, o.cval);
-        else detail::median2d_cpu(plane, plane_bg, fp, o.border, o.cval);
+        if (o.reference) detail::median2d_reference(plane, plane_bg, fp, o.border, o.cval, {});
+        else detail::median2d_cpu(plane, plane_bg, fp, o.border, o.cval, {});
         for (std::int64_t y = 0; y < src.height; ++y) {
             const T* in = reinterpret_cast<const T*>(src.row(z, y));
             T* out = reinterpret_cast<T*>(dst.row(z, y));

@@ -79,19 +79,49 @@ void validate_window(const Window& w) {
     }
 }
 
-void validate_pair(const ConstImageView& src, const ImageView& dst) {
+namespace {
+
+std::string size_of(const ConstImageView& v) {
+    return describe(v.width) + "x" + describe(v.height) + "x" + describe(v.planes);
+}
+
+// src and dst valid views of the same type and memory that do not overlap, dst's size checked
+// by `check_size` in between.
+template <class CheckSize>
+void validate_views(const ConstImageView& src, const ImageView& dst, CheckSize check_size) {
     validate_view(src, "src");
     if (dst.type != src.type)
         fail(std::string("dst.type (") + pixel_type_name(dst.type) + ") differs from src.type (" +
              pixel_type_name(src.type) + ")");
-    if (dst.width != src.width || dst.height != src.height || dst.planes != src.planes)
-        fail("dst size " + describe(dst.width) + "x" + describe(dst.height) + "x" +
-             describe(dst.planes) + " differs from src size " + describe(src.width) + "x" +
-             describe(src.height) + "x" + describe(src.planes));
+    check_size();
     validate_view(as_const(dst), "dst");
     const ByteRange a = extent(src), b = extent(as_const(dst));
     if (a.first < b.last && b.first < a.last) fail("dst overlaps src; filtering in place is not supported");
     if (dst.memory != src.memory) fail("dst.memory differs from src.memory");
+}
+
+}  // namespace
+
+void validate_pair(const ConstImageView& src, const ImageView& dst) {
+    validate_views(src, dst, [&] {
+        if (dst.width != src.width || dst.height != src.height || dst.planes != src.planes)
+            fail("dst size " + size_of(as_const(dst)) + " differs from src size " + size_of(src));
+    });
+}
+
+void validate_region(const ConstImageView& src, const ImageView& dst, const Origin& origin) {
+    validate_views(src, dst, [&] {
+        const std::pair<const char*, std::int64_t> offsets[] = {
+            {"origin.x", origin.x}, {"origin.y", origin.y}, {"origin.plane", origin.plane}};
+        for (const auto& [name, offset] : offsets)
+            if (offset < 0) fail(std::string(name) + " must be at least 0, got " + describe(offset));
+        // (Written so that no sum can overflow: the offsets are at least 0, src's sizes small.)
+        if (dst.width > src.width - origin.x || dst.height > src.height - origin.y ||
+            dst.planes > src.planes - origin.plane)
+            fail("dst size " + size_of(as_const(dst)) + " at origin (" + describe(origin.x) + ", " +
+                 describe(origin.y) + ", " + describe(origin.plane) + ") reaches past src size " +
+                 size_of(src));
+    });
 }
 
 void validate_devices(const std::vector<int>& devices) {
@@ -132,7 +162,8 @@ void validate_border(Border border, double cval, PixelType type) {
 }  // namespace
 
 void validate_median(const ConstImageView& src, const ImageView& dst, const MedianOptions& o) {
-    validate_pair(src, dst);
+    if (o.origin) validate_region(src, dst, *o.origin);
+    else validate_pair(src, dst);
     validate_window(o.window);
     validate_border(o.border, o.cval, src.type);
     validate_run(o.backend, o.device, o.cuda_stream, o.reference, src.memory);
@@ -165,7 +196,8 @@ void validate_window3d(const Window3D& w) {
 }
 
 void validate_median3d(const ConstImageView& src, const ImageView& dst, const Median3DOptions& o) {
-    validate_pair(src, dst);
+    if (o.origin) validate_region(src, dst, *o.origin);
+    else validate_pair(src, dst);
     validate_window3d(o.window);
     validate_border(o.border, o.cval, src.type);
     validate_run(o.backend, o.device, o.cuda_stream, o.reference, src.memory);

@@ -14,6 +14,8 @@ void validate_view(const ConstImageView& view, const char* name);
 void validate_window(const Window& window);
 // src and dst: valid views of the same type, size and memory that do not overlap.
 void validate_pair(const ConstImageView& src, const ImageView& dst);
+// As validate_pair, but dst may be any box of src's output that starts at `origin`.
+void validate_region(const ConstImageView& src, const ImageView& dst, const Origin& origin);
 // The devices a host call may spread over: distinct indices of at least 0.
 void validate_devices(const std::vector<int>& devices);
 

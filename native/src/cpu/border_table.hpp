@@ -10,11 +10,18 @@
 
 namespace fastmedian::detail {
 
-inline std::vector<std::int64_t> border_table(std::int64_t n, int radius, Border border) {
-    std::vector<std::int64_t> table(static_cast<std::size_t>(n + 2 * radius));
-    for (std::int64_t c = 0; c < n + 2 * radius; ++c)
-        table[c] = kernels::border_index(c - radius, n, static_cast<int>(border));
+// For the `count` coordinates from `first` of a line of n (a box of the output: Origin), padded
+// by `radius`: entry c is the source of coordinate first + c - radius.
+inline std::vector<std::int64_t> border_table(std::int64_t n, int radius, Border border,
+                                              std::int64_t first, std::int64_t count) {
+    std::vector<std::int64_t> table(static_cast<std::size_t>(count + 2 * radius));
+    for (std::int64_t c = 0; c < count + 2 * radius; ++c)
+        table[c] = kernels::border_index(first + c - radius, n, static_cast<int>(border));
     return table;
+}
+
+inline std::vector<std::int64_t> border_table(std::int64_t n, int radius, Border border) {
+    return border_table(n, radius, border, 0, n);
 }
 
 }  // namespace fastmedian::detail

@@ -29,18 +29,19 @@ class NetworkFilter3D {
 public:
     using K = typename KeyOf<T>::type;
 
+    // dst: the box of src's output at `origin` (all of it by default).
     NetworkFilter3D(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                    NetworkTile3D tile, Border border, double cval)
-        : src_(src), dst_(dst), fp_(fp), tile_(tile),
-          xs_(border_table(src.width, fp.radius_x, border)),
-          ys_(border_table(src.height, fp.radius_y, border)),
-          zs_(border_table(src.planes, fp.radius_z, border)),
+                    NetworkTile3D tile, Border border, double cval, const Origin& origin)
+        : src_(src), dst_(dst), fp_(fp), tile_(tile), origin_x_(origin.x), width_(dst.width),
+          xs_(border_table(src.width, fp.radius_x, border, origin.x, dst.width)),
+          ys_(border_table(src.height, fp.radius_y, border, origin.y, dst.height)),
+          zs_(border_table(src.planes, fp.radius_z, border, origin.plane, dst.planes)),
           outside_(static_cast<K>(OrderKey<T>::to_key(constant_value<T>(cval)))),
           avx2_(use_avx2_kernels()),
-          in_keys_(src.width + 2 * fp.radius_x + kRowSlackKeys),
-          out_stride_(src.width + kRowSlackKeys) {}
+          in_keys_(dst.width + 2 * fp.radius_x + kRowSlackKeys),
+          out_stride_(dst.width + kRowSlackKeys) {}
 
-    // Filters rows [y0, y1) of the tile's planes from z0, tile by tile. Each input plane's
+    // Filters rows [y0, y1) of dst's tile of planes from z0, tile by tile. Each input plane's
     // padded rows live in a ring of tile rows + 2 * radius_y slots, so each source row is padded
     // once per band.
     void run(std::int64_t z0, std::int64_t y0, std::int64_t y1) const {
@@ -62,10 +63,10 @@ public:
                     pad_row(source(zs_, z0 + p), source(ys_, y0 + padded), slot(p, padded));
             for (int p = 0; p < planes; ++p)
                 for (int r = 0; r < rows; ++r) in[p * rows + r] = slot(p, first + r);
-            const VolumeKeyBlock<K> block{in.data(), out_rows.data(), src_.width};
+            const VolumeKeyBlock<K> block{in.data(), out_rows.data(), width_};
             if (avx2_) network3d_median_avx2(block, fp_);
             else network3d_median_portable(block, fp_);
-            for (int z = 0; z < tile_.planes && z0 + z < src_.planes; ++z)
+            for (int z = 0; z < tile_.planes && z0 + z < dst_.planes; ++z)
                 for (int r = 0; r < tile_.rows && y + r < y1; ++r)
                     from_keys(out_rows[z * tile_.rows + r],
                               reinterpret_cast<T*>(dst_.row(z0 + z, y + r)));
@@ -74,25 +75,26 @@ public:
 
 private:
     // Entry i of a border table; -1 (the constant) past its end, for a tile's rows and planes
-    // beyond the volume, whose outputs are not written.
+    // beyond dst, whose outputs are not written.
     static std::int64_t source(const std::vector<std::int64_t>& table, std::int64_t i) {
         return i < static_cast<std::int64_t>(table.size()) ? table[i] : -1;
     }
 
     void to_keys(const T* pixels, K* keys) const {
-        if constexpr (std::is_same_v<T, K>) std::memcpy(keys, pixels, src_.width * sizeof(K));
-        else if (avx2_) float_to_keys_avx2(pixels, src_.width, keys);
-        else float_to_keys_portable(pixels, src_.width, keys);
+        if constexpr (std::is_same_v<T, K>) std::memcpy(keys, pixels, width_ * sizeof(K));
+        else if (avx2_) float_to_keys_avx2(pixels, width_, keys);
+        else float_to_keys_portable(pixels, width_, keys);
     }
     void from_keys(const K* keys, T* pixels) const {
-        if constexpr (std::is_same_v<T, K>) std::memcpy(pixels, keys, src_.width * sizeof(K));
-        else if (avx2_) keys_to_float_avx2(keys, src_.width, pixels);
-        else keys_to_float_portable(keys, src_.width, pixels);
+        if constexpr (std::is_same_v<T, K>) std::memcpy(pixels, keys, width_ * sizeof(K));
+        else if (avx2_) keys_to_float_avx2(keys, width_, pixels);
+        else keys_to_float_portable(keys, width_, pixels);
     }
 
-    // Keys of source row (sz, sy) (-1: the constant) extended by radius_x on both sides.
+    // Keys of source row (sz, sy) (-1: the constant) under dst's columns, extended by radius_x
+    // on both sides.
     void pad_row(std::int64_t sz, std::int64_t sy, K* keys) const {
-        const std::int64_t w = src_.width, rx = fp_.radius_x;
+        const std::int64_t w = width_, rx = fp_.radius_x;
         if (sz < 0 || sy < 0) {
             std::fill(keys, keys + w + 2 * rx, outside_);
             return;
@@ -102,7 +104,7 @@ private:
             return sx < 0 ? outside_ : static_cast<K>(OrderKey<T>::to_key(s[sx]));
         };
         for (std::int64_t p = 0; p < rx; ++p) keys[p] = key(xs_[p]);
-        to_keys(s, keys + rx);
+        to_keys(s + origin_x_, keys + rx);
         for (std::int64_t p = rx + w; p < w + 2 * rx; ++p) keys[p] = key(xs_[p]);
     }
 
@@ -110,6 +112,7 @@ private:
     const ImageView& dst_;
     const Footprint3D& fp_;
     NetworkTile3D tile_;
+    std::int64_t origin_x_, width_;  // dst's first column in src, and its width
     std::vector<std::int64_t> xs_, ys_, zs_;
     K outside_;
     bool avx2_;
@@ -118,35 +121,38 @@ private:
 
 template <class T>
 void network_filter3d(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                      NetworkTile3D tile, Border border, double cval) {
-    const NetworkFilter3D<T> filter(src, dst, fp, tile, border, cval);
+                      NetworkTile3D tile, Border border, double cval, const Origin& origin) {
+    const NetworkFilter3D<T> filter(src, dst, fp, tile, border, cval, origin);
     const int threads =
-        src.width * src.height * src.planes < kMinVoxelsForThreads ? 1 : cpu_threads();
+        dst.width * dst.height * dst.planes < kMinVoxelsForThreads ? 1 : cpu_threads();
     // Bands of whole tiles, about two tasks per thread, so that the last tasks even out.
-    const std::int64_t tiles_y = (src.height + tile.rows - 1) / tile.rows;
-    const std::int64_t tiles_z = (src.planes + tile.planes - 1) / tile.planes;
+    const std::int64_t tiles_y = (dst.height + tile.rows - 1) / tile.rows;
+    const std::int64_t tiles_z = (dst.planes + tile.planes - 1) / tile.planes;
     const std::int64_t bands =
-        std::clamp<std::int64_t>((2 * threads + tiles_z - 1) / tiles_z, 1, (src.height + 15) / 16);
+        std::clamp<std::int64_t>((2 * threads + tiles_z - 1) / tiles_z, 1, (dst.height + 15) / 16);
     parallel_for(tiles_z * bands, threads, [&](std::int64_t i) {
         const std::int64_t z = i / bands, b = i % bands;
         filter.run(z * tile.planes, tile.rows * (tiles_y * b / bands),
-                   std::min(src.height, tile.rows * (tiles_y * (b + 1) / bands)));
+                   std::min(dst.height, tile.rows * (tiles_y * (b + 1) / bands)));
     });
 }
 
 template <class T>
 void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                    Border border, double cval, int threads) {
-    const std::vector<std::int64_t> xs = border_table(src.width, fp.radius_x, border);
-    const std::vector<std::int64_t> ys = border_table(src.height, fp.radius_y, border);
-    const std::vector<std::int64_t> zs = border_table(src.planes, fp.radius_z, border);
+                    Border border, double cval, const Origin& origin, int threads) {
+    const std::vector<std::int64_t> xs =
+        border_table(src.width, fp.radius_x, border, origin.x, dst.width);
+    const std::vector<std::int64_t> ys =
+        border_table(src.height, fp.radius_y, border, origin.y, dst.height);
+    const std::vector<std::int64_t> zs =
+        border_table(src.planes, fp.radius_z, border, origin.plane, dst.planes);
     const std::uint32_t outside = OrderKey<T>::to_key(constant_value<T>(cval));
-    const std::int64_t padded = src.width + 2 * fp.radius_x;
+    const std::int64_t padded = dst.width + 2 * fp.radius_x;
     const int rows = fp.rows();
     const int planes = 2 * fp.radius_z + 1;
 
-    parallel_for(src.planes * src.height, threads, [&](std::int64_t i) {
-        const std::int64_t z = i / src.height, y = i % src.height;
+    parallel_for(dst.planes * dst.height, threads, [&](std::int64_t i) {
+        const std::int64_t z = i / dst.height, y = i % dst.height;
         // Padded key row (dz, dy) of this output row, for the rows the window reaches.
         std::vector<std::uint32_t> keys(static_cast<std::size_t>(planes * rows * padded));
         for (int dz = -fp.radius_z; dz <= fp.radius_z; ++dz)
@@ -161,7 +167,7 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
             }
         std::vector<std::uint32_t> window(static_cast<std::size_t>(fp.count));
         T* out = reinterpret_cast<T*>(dst.row(z, y));
-        for (std::int64_t x = 0; x < src.width; ++x) {
+        for (std::int64_t x = 0; x < dst.width; ++x) {
             auto n = window.begin();
             for (int r = 0; r < planes * rows; ++r) {
                 const int h = fp.half_width[r];
@@ -179,21 +185,21 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
 }  // namespace
 
 void median3d_cpu(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                  Border border, double cval, bool reference) {
+                  Border border, double cval, const Origin& origin, bool reference) {
     const NetworkTile3D tile = reference ? NetworkTile3D{} : network3d_tile(fp);
     if (tile.rows > 0) {
         switch (src.type) {
-            case PixelType::u8: network_filter3d<std::uint8_t>(src, dst, fp, tile, border, cval); break;
-            case PixelType::u16: network_filter3d<std::uint16_t>(src, dst, fp, tile, border, cval); break;
-            case PixelType::f32: network_filter3d<float>(src, dst, fp, tile, border, cval); break;
+            case PixelType::u8: network_filter3d<std::uint8_t>(src, dst, fp, tile, border, cval, origin); break;
+            case PixelType::u16: network_filter3d<std::uint16_t>(src, dst, fp, tile, border, cval, origin); break;
+            case PixelType::f32: network_filter3d<float>(src, dst, fp, tile, border, cval, origin); break;
         }
         return;
     }
     const int threads = reference ? 1 : cpu_threads();
     switch (src.type) {
-        case PixelType::u8: median3d_typed<std::uint8_t>(src, dst, fp, border, cval, threads); break;
-        case PixelType::u16: median3d_typed<std::uint16_t>(src, dst, fp, border, cval, threads); break;
-        case PixelType::f32: median3d_typed<float>(src, dst, fp, border, cval, threads); break;
+        case PixelType::u8: median3d_typed<std::uint8_t>(src, dst, fp, border, cval, origin, threads); break;
+        case PixelType::u16: median3d_typed<std::uint16_t>(src, dst, fp, border, cval, origin, threads); break;
+        case PixelType::f32: median3d_typed<float>(src, dst, fp, border, cval, origin, threads); break;
     }
 }
 

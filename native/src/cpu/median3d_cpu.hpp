@@ -12,8 +12,9 @@
 
 namespace fastmedian::detail {
 
-// Expects validated arguments. reference: the sort on one thread, whatever the window.
+// Expects validated arguments; dst is the box of src's output at `origin`. reference: the sort
+// on one thread, whatever the window.
 void median3d_cpu(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                  Border border, double cval, bool reference);
+                  Border border, double cval, const Origin& origin, bool reference);
 
 }  // namespace fastmedian::detail

@@ -8,8 +8,8 @@
 
 namespace fastmedian::detail {
 
-// Expects validated arguments.
+// Expects validated arguments; dst is the box of src's output at `origin`.
 void median2d_reference(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                        Border border, double cval);
+                        Border border, double cval, const Origin& origin);
 
 }  // namespace fastmedian::detail

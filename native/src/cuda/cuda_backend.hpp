@@ -17,12 +17,16 @@ namespace fastmedian::detail {
 // Expects validated arguments and existing, distinct devices; throws Error(device_error) on
 // failure. Views in Memory::cuda are filtered on the first device, on `cuda_stream` (a
 // cudaStream_t; nullptr waits for the result); host views are spread over all the devices.
+// dst is the box of src's output at `origin` (through a temporary unless it is all of it:
+// filter_box_cuda).
 void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                   Border border, double cval, const std::vector<int>& devices, void* cuda_stream);
+                   Border border, double cval, const std::vector<int>& devices, void* cuda_stream,
+                   const Origin& origin);
 
 // The 3D median of validated views, on the same terms.
 void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                   Border border, double cval, int device, void* cuda_stream);
+                   Border border, double cval, int device, void* cuda_stream,
+                   const Origin& origin);
 
 }  // namespace fastmedian::detail
 

@@ -8,6 +8,7 @@
 #include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
+#include "cuda/output_box_cuda.hpp"
 #include "cuda/plane_pipeline.hpp"
 #include "median3d_select.cuh"
 #include "median3d_tiled.cuh"
@@ -90,24 +91,36 @@ void median3d_host_views(const ConstImageView& src, const ImageView& dst, const 
 }  // namespace
 
 void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                   Border border, double cval, int device, void* cuda_stream) {
+                   Border border, double cval, int device, void* cuda_stream,
+                   const Origin& origin) {
     check(cudaSetDevice(device), "cudaSetDevice");
-    kernels::VolumeArgs a = volume_args(src, border, cval);
+    const auto given = static_cast<cudaStream_t>(cuda_stream);
+    const cudaStream_t stream = given != nullptr ? given : cudaStreamPerThread;
     if (src.memory == Memory::cuda) {
         check_device_pointer(src.data, device, "src.data");
         check_device_pointer(dst.data, device, "dst.data");
-        a.src = src.data;
-        a.src_pitch = src.row_stride;
-        a.src_plane_stride = src.plane_stride;
-        a.dst = dst.data;
-        a.dst_pitch = dst.row_stride;
-        a.dst_plane_stride = dst.plane_stride;
-        const auto stream = static_cast<cudaStream_t>(cuda_stream);
-        launch_volume(a, src.type, fp, nullptr, stream != nullptr ? stream : cudaStreamPerThread);
-        if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "median3d on the GPU");
-        return;
     }
-    median3d_host_views(src, dst, fp, border, a, device);
+    auto filter = [&](const ConstImageView& in, const ImageView& out) {
+        kernels::VolumeArgs a = volume_args(in, border, cval);
+        if (in.memory == Memory::cuda) {
+            a.src = in.data;
+            a.src_pitch = in.row_stride;
+            a.src_plane_stride = in.plane_stride;
+            a.dst = out.data;
+            a.dst_pitch = out.row_stride;
+            a.dst_plane_stride = out.plane_stride;
+            launch_volume(a, in.type, fp, nullptr, stream);
+        } else {
+            median3d_host_views(in, out, fp, border, a, device);
+        }
+    };
+    if (whole_output(src, dst, origin))
+        filter(src, dst);
+    else
+        filter_box_cuda(source_part(src, dst, origin, fp.radius_x, fp.radius_y, fp.radius_z, border),
+                        dst, stream, filter);
+    if (src.memory == Memory::cuda && given == nullptr)
+        check(cudaStreamSynchronize(cudaStreamPerThread), "median3d on the GPU");
 }
 
 }  // namespace fastmedian::detail

@@ -9,6 +9,7 @@
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
 #include "cuda/median_dispatch.hpp"
+#include "cuda/output_box_cuda.hpp"
 #include "cuda/plane_pipeline.hpp"
 
 namespace fastmedian::detail {
@@ -25,9 +26,7 @@ kernels::PlanesArgs planes_args(const ConstImageView& src, Border border, double
 }
 
 void median_device_views(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                         Border border, double cval, int device, cudaStream_t stream) {
-    check_device_pointer(src.data, device, "src.data");
-    check_device_pointer(dst.data, device, "dst.data");
+                         Border border, double cval, cudaStream_t stream) {
     kernels::PlanesArgs a = planes_args(src, border, cval);
     a.src_pitch = src.row_stride;
     a.src_plane_stride = src.plane_stride;
@@ -66,17 +65,27 @@ void median_host_views(const ConstImageView& src, const ImageView& dst, const Fo
 }  // namespace
 
 void median2d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint& fp,
-                   Border border, double cval, const std::vector<int>& devices, void* cuda_stream) {
+                   Border border, double cval, const std::vector<int>& devices, void* cuda_stream,
+                   const Origin& origin) {
     const int device = devices.front();
     check(cudaSetDevice(device), "cudaSetDevice");
+    const auto given = static_cast<cudaStream_t>(cuda_stream);
+    const cudaStream_t stream = given != nullptr ? given : cudaStreamPerThread;
     if (src.memory == Memory::cuda) {
-        const auto stream = static_cast<cudaStream_t>(cuda_stream);
-        median_device_views(src, dst, fp, border, cval, device,
-                            stream != nullptr ? stream : cudaStreamPerThread);
-        if (stream == nullptr) check(cudaStreamSynchronize(cudaStreamPerThread), "median on the GPU");
-    } else {
-        median_host_views(src, dst, fp, border, cval, devices);
+        check_device_pointer(src.data, device, "src.data");
+        check_device_pointer(dst.data, device, "dst.data");
     }
+    auto filter = [&](const ConstImageView& in, const ImageView& out) {
+        if (in.memory == Memory::cuda) median_device_views(in, out, fp, border, cval, stream);
+        else median_host_views(in, out, fp, border, cval, devices);
+    };
+    if (whole_output(src, dst, origin))
+        filter(src, dst);
+    else
+        filter_box_cuda(source_part(src, dst, origin, fp.radius_x, fp.radius_y, 0, border), dst,
+                        stream, filter);
+    if (src.memory == Memory::cuda && given == nullptr)
+        check(cudaStreamSynchronize(cudaStreamPerThread), "median on the GPU");
 }
 
 }  // namespace fastmedian::detail
