@@ -12,6 +12,8 @@
 #include "cpu/key_block.hpp"
 #include "cpu/key_of.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/key_rows.hpp"
+#include "cpu/stream_copy.hpp"
 #include "order_key.cuh"
 
 namespace fastmedian::detail {
@@ -22,6 +24,9 @@ using kernels::OrderKey;
 
 // Below this many voxels a call runs on the caller's thread alone.
 constexpr std::int64_t kMinVoxelsForThreads = 1 << 14;
+// Outputs of at least this many bytes are written with streaming stores: far larger than the
+// caches, they would only push other lines out of them (as median_cpu.cpp).
+constexpr std::int64_t kStreamOutBytes = std::int64_t{8} << 20;
 
 // The windows with a network (isa_kernels.hpp): tiles of output rows and planes at a time.
 template <class T>
@@ -39,7 +44,8 @@ public:
           outside_(static_cast<K>(OrderKey<T>::to_key(constant_value<T>(cval)))),
           avx2_(use_avx2_kernels()),
           in_keys_(dst.width + 2 * fp.radius_x + kRowSlackKeys),
-          out_stride_(dst.width + kRowSlackKeys) {}
+          out_stride_(dst.width + kRowSlackKeys),
+          stream_out_(dst.width * dst.height * dst.planes * static_cast<std::int64_t>(sizeof(T)) >= kStreamOutBytes) {}
 
     // Filters rows [y0, y1) of dst's tile of planes from z0, tile by tile. Each input plane's
     // padded rows live in a ring of tile rows + 2 * radius_y slots, so each source row is padded
@@ -71,6 +77,7 @@ public:
                     from_keys(out_rows[z * tile_.rows + r],
                               reinterpret_cast<T*>(dst_.row(z0 + z, y + r)));
         }
+        if (stream_out_) stream_fence();  // once a band, not a row (keys_to_pixels)
     }
 
 private:
@@ -85,11 +92,8 @@ private:
         else if (avx2_) float_to_keys_avx2(pixels, width_, keys);
         else float_to_keys_portable(pixels, width_, keys);
     }
-    void from_keys(const K* keys, T* pixels) const {
-        if constexpr (std::is_same_v<T, K>) std::memcpy(pixels, keys, width_ * sizeof(K));
-        else if (avx2_) keys_to_float_avx2(keys, width_, pixels);
-        else keys_to_float_portable(keys, width_, pixels);
-    }
+    // Writes a row of output keys as pixels; the keys may be overwritten.
+    void from_keys(K* keys, T* pixels) const { keys_to_pixels(keys, pixels, width_, avx2_, stream_out_); }
 
     // Keys of source row (sz, sy) (-1: the constant) under dst's columns, extended by radius_x
     // on both sides.
@@ -117,6 +121,7 @@ private:
     K outside_;
     bool avx2_;
     std::int64_t in_keys_, out_stride_;
+    bool stream_out_;  // the output goes to memory with streaming stores (keys_to_pixels)
 };
 
 template <class T>

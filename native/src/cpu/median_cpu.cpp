@@ -14,6 +14,7 @@
 #include "cpu/key_block.hpp"
 #include "cpu/isa_kernels.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/key_rows.hpp"
 #include "cpu/stream_copy.hpp"
 #include "order_key.cuh"
 
@@ -102,6 +103,7 @@ public:
                 from_keys(keys, row_out(z, y + r), direct_end, width_);
             }
         }
+        if (stream_out_) stream_fence();  // once a band, not a row (keys_to_pixels)
     }
 
 private:
@@ -134,20 +136,7 @@ private:
 
     // Writes columns [x0, x1) of a row of output keys as pixels; the keys may be overwritten.
     void from_keys(K* keys, T* pixels, std::int64_t x0, std::int64_t x1) const {
-        if (x1 <= x0) return;
-        keys += x0;
-        pixels += x0;
-        const std::int64_t n = x1 - x0;
-        T* converted = pixels;
-        if constexpr (!std::is_same_v<T, K>) {
-            if (stream_out_) converted = reinterpret_cast<T*>(keys);  // in place, then streamed out
-            if (avx2_) keys_to_float_avx2(keys, n, converted);
-            else keys_to_float_portable(keys, n, converted);
-            if (!stream_out_) return;
-        }
-        const std::int64_t bytes = n * static_cast<std::int64_t>(sizeof(T));
-        if (stream_out_) copy_rows(pixels, bytes, keys, bytes, bytes, 1);
-        else std::memcpy(pixels, keys, static_cast<std::size_t>(bytes));
+        if (x1 > x0) keys_to_pixels(keys + x0, pixels + x0, x1 - x0, avx2_, stream_out_);
     }
 
     // Keys of source row sy (-1: the constant) under dst's columns, extended by radius_x on both
@@ -174,7 +163,7 @@ private:
     K outside_;
     bool network_, avx2_, avx512_;
     std::int64_t in_keys_, out_stride_;
-    bool stream_out_;  // the output goes to memory with streaming stores (copy_rows)
+    bool stream_out_;  // the output goes to memory with streaming stores (keys_to_pixels)
 };
 
 template <class T>

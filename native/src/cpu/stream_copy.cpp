@@ -31,7 +31,6 @@ void copy_bytes(char* d, const char* s, std::size_t n) {
             _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + 48), e);
         }
         std::memcpy(d + body, s + body, n - body);
-        _mm_sfence();
         return;
     }
 #endif
@@ -40,8 +39,8 @@ void copy_bytes(char* d, const char* s, std::size_t n) {
 
 }  // namespace
 
-void copy_rows(void* dst, std::int64_t dst_pitch, const void* src, std::int64_t src_pitch,
-               std::int64_t row_bytes, std::int64_t rows) {
+void copy_rows_unfenced(void* dst, std::int64_t dst_pitch, const void* src,
+                        std::int64_t src_pitch, std::int64_t row_bytes, std::int64_t rows) {
     auto* d = static_cast<char*>(dst);
     const auto* s = static_cast<const char*>(src);
     if (dst_pitch == row_bytes && src_pitch == row_bytes) {
@@ -50,6 +49,18 @@ void copy_rows(void* dst, std::int64_t dst_pitch, const void* src, std::int64_t 
     }
     for (std::int64_t y = 0; y < rows; ++y)
         copy_bytes(d + y * dst_pitch, s + y * src_pitch, static_cast<std::size_t>(row_bytes));
+}
+
+void copy_rows(void* dst, std::int64_t dst_pitch, const void* src, std::int64_t src_pitch,
+               std::int64_t row_bytes, std::int64_t rows) {
+    copy_rows_unfenced(dst, dst_pitch, src, src_pitch, row_bytes, rows);
+    stream_fence();
+}
+
+void stream_fence() {
+#if defined(__x86_64__)
+    _mm_sfence();
+#endif
 }
 
 }  // namespace fastmedian::detail
