@@ -1,9 +1,11 @@
 """Dask benchmark for fastmedian's Python package (a program, not a test), the 3x3x3 median
 (size=(3, 3, 3)) on u16 volumes:
 
-1. overhead: the time Dask adds over the direct call, on a volume that fits in memory, with
-   chunks of 256^3 voxels: Dask's synchronous and threaded schedulers, the latter also with one
-   CPU thread per call (FASTMEDIAN_CPU_THREADS=1);
+1. overhead: the time Dask adds over the direct call, on a volume that fits in memory
+   (dask.array.from_array of a NumPy array), with chunks of 256^3 voxels: compute() of the lazy
+   result, and the result written into an array by the tasks (output=), each on Dask's
+   synchronous and threaded schedulers, the latter also with one CPU thread per call
+   (FASTMEDIAN_CPU_THREADS=1);
 2. scaling: a volume in Zarr (4 GiB by default) filtered Zarr to Zarr by 1 and then 2 Dask
    worker processes of one thread each (fastmedian.zarr.median_filter on a LocalCluster), each
    worker allowed less memory than the volume; voxels/s, speed-up and efficiency. The workers
@@ -42,31 +44,48 @@ def seconds(run):
     return time.perf_counter() - start
 
 
-def overhead(backend, shape):
-    """Rows of (what, seconds, Gvox/s, % over direct) on a u16 volume of `shape`."""
+def overhead(backend, shape, rounds):
+    """Rows of (what, seconds, Gvox/s, % over direct) on a u16 volume of `shape`: the best of
+    `rounds` rounds, each timing every run once in turn."""
     volume = np.random.default_rng(0).integers(0, 4096, shape, dtype=np.uint16)
-    lazy = fastmedian.dask.median_filter(da.from_array(volume, chunks=CHUNK), size=SIZE,
-                                         backend=backend)
+    chunked = da.from_array(volume, chunks=CHUNK)
+    lazy = fastmedian.dask.median_filter(chunked, size=SIZE, backend=backend)
     fastmedian.median_filter(volume[:2], size=SIZE, backend=backend)  # warm-up (CUDA context)
 
-    def threaded():
-        lazy.compute(scheduler="threads", num_workers=2)
+    def into_output():
+        # A new array each time, as the direct call makes its own result.
+        fastmedian.dask.median_filter(chunked, size=SIZE, backend=backend,
+                                      output=np.empty_like(volume))
 
-    def threaded_one_cpu_thread_per_call():
-        os.environ["FASTMEDIAN_CPU_THREADS"] = "1"  # the library reads it at every call
-        try:
-            threaded()
-        finally:
-            del os.environ["FASTMEDIAN_CPU_THREADS"]
+    def one_cpu_thread_per_call(run):
+        def runner():
+            os.environ["FASTMEDIAN_CPU_THREADS"] = "1"  # the library reads it at every call
+            try:
+                run()
+            finally:
+                del os.environ["FASTMEDIAN_CPU_THREADS"]
+        return runner
+
+    def scheduler(name, run):
+        def runner():
+            with dask.config.set(scheduler=name, num_workers=2):
+                run()
+        return runner
 
     runs = [("direct call", lambda: fastmedian.median_filter(volume, size=SIZE, backend=backend)),
-            ("dask, synchronous scheduler", lambda: lazy.compute(scheduler="synchronous")),
-            ("dask, threaded scheduler (2)", threaded),
-            ("dask, threaded scheduler (2), 1 CPU thread per call",
-             threaded_one_cpu_thread_per_call)]
+            ("dask, compute(), synchronous scheduler",
+             scheduler("synchronous", lambda: lazy.compute())),
+            ("dask, compute(), threaded scheduler (2)",
+             scheduler("threads", lambda: lazy.compute())),
+            ("dask, compute(), threaded scheduler (2), 1 CPU thread per call",
+             one_cpu_thread_per_call(scheduler("threads", lambda: lazy.compute()))),
+            ("dask, output=, synchronous scheduler", scheduler("synchronous", into_output)),
+            ("dask, output=, threaded scheduler (2)", scheduler("threads", into_output)),
+            ("dask, output=, threaded scheduler (2), 1 CPU thread per call",
+             one_cpu_thread_per_call(scheduler("threads", into_output)))]
     # Round after round, so that other work on the machine slows every run alike.
-    rounds = [[seconds(run) for _, run in runs] for _ in range(3)]
-    times = [min(column) for column in zip(*rounds)]
+    table = [[seconds(run) for _, run in runs] for _ in range(rounds)]
+    times = [min(column) for column in zip(*table)]
     return [(name, t, volume.size / t / 1e9, 100 * (t / times[0] - 1))
             for (name, _), t in zip(runs, times)]
 
@@ -132,6 +151,7 @@ def main():
     parser.add_argument("--backend", default="cpu", choices=["cpu", "cuda", "auto"])
     parser.add_argument("--memory-limit", default="1GiB", help="memory per worker")
     parser.add_argument("--workdir", default=None, help="where the Zarr volumes go (temp)")
+    parser.add_argument("--rounds", type=int, default=7, help="overhead: rounds of every run")
     parser.add_argument("--parts", nargs="+", default=["overhead", "scaling"],
                         choices=["overhead", "scaling"])
     parser.add_argument("--out", default="bench/python/results.md")
@@ -142,10 +162,11 @@ def main():
     if "overhead" in args.parts:
         shape = (256, 512, 512)
         lines += [f"## Overhead: Dask over the direct call (u16 {'x'.join(map(str, shape))}, "
-                  f"chunks {CHUNK}^3), the best of 3 rounds", "", f"Before: {load()}.", "",
-                  "| run | s | Gvox/s | over direct |", "|---|---|---|---|"]
-        lines += [f"| {name} | {t:.2f} | {rate:.4f} | {pct:+.1f}% |"
-                  for name, t, rate, pct in overhead(args.backend, shape)]
+                  f"chunks {CHUNK}^3), the best of {args.rounds} rounds", "",
+                  f"Before: {load()}.", "",
+                  "| run | ms | Gvox/s | over direct |", "|---|---|---|---|"]
+        lines += [f"| {name} | {1e3 * t:.1f} | {rate:.3f} | {pct:+.1f}% |"
+                  for name, t, rate, pct in overhead(args.backend, shape, args.rounds)]
         lines += ["", f"After: {load()}.", ""]
     if "scaling" in args.parts:
         lines += scaling_section(args)

@@ -4,6 +4,7 @@ the CPU with the same bits, for uint8, uint16 and float32 arrays.
     fastmedian.median_filter(image, size=5)        # NumPy arrays, scipy.ndimage's names
     fastmedian.median_filter(volume, radius=(1, 2, 2))   # 3D: ImageJ's ellipsoid, or size=(kz, ky, kx)
     fastmedian.dask.median_filter(array, size=5)   # dask arrays, chunk by chunk
+    fastmedian.dask.median_filter(array, size=5, output=out)   # computed into out, in place
     fastmedian.zarr.median_filter("in.zarr", "out.zarr", size=(1, 5, 5))
     fastmedian.temporal_median(movie, window=9)    # per pixel over 9 frames (frames, y, x)
     fastmedian.temporal_median(movie, 50, mode="subtract", offset=100)   # frame - median + 100

@@ -7,7 +7,7 @@ from ._params import (background_params, convolve_params, gaussian_params, media
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
-                  device=0):
+                  device=0, output=None):
     """Exact median filter of a 2D image, of each plane of a 3D stack (planes, y, x), or of a
     3D volume (z, y, x) with a 3D window.
 
@@ -28,21 +28,31 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
         edges instead).
     backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
     device: a CUDA device index, or for 2D windows a list of them to spread the planes over.
+    output: optional array of the image's shape and dtype to write into (not overlapping the
+        image), as scipy's `output`; it is returned.
 
     Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
-    Returns a new C-contiguous array of the image's shape and dtype. The GIL is released while
-    the filter runs, so threads can filter different images at once.
+    Returns a new C-contiguous array of the image's shape and dtype (or output). The GIL is
+    released while the filter runs, so threads can filter different images at once.
     """
     image = np.asarray(image)
     p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
-    output = np.empty(image.shape, image.dtype)
+    result, target = _result_and_target(output, image, "output", "image", image.dtype)
+    run_median(readable_in_place(image), result, p)
+    return _finished(result, target)
+
+
+def run_median(image, result, p, origin=None):
+    """The median (params p) of `image` into `result`, both as the library reads and writes them
+    in place; with origin (plane, y, x), result is the box of the output from there (its own
+    shape), the border mode applying at image's edges."""
+    if image.ndim == 2 and origin is not None:
+        origin = (0,) + tuple(origin)
     if isinstance(p.window, _native.Window3D):
-        _native.median3d(readable_in_place(image), output, p.window, p.border, p.cval, p.backend,
-                         one_device(p.device, "the 3D median"))
+        _native.median3d(image, result, p.window, p.border, p.cval, p.backend,
+                         one_device(p.device, "the 3D median"), origin)
     else:
-        _native.median2d(readable_in_place(image), output, p.window, p.border, p.cval, p.backend,
-                         p.device)
-    return output
+        _native.median2d(image, result, p.window, p.border, p.cval, p.backend, p.device, origin)
 
 
 def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="auto", device=0,
@@ -75,19 +85,14 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     stack = np.asarray(stack)
     p = temporal_params(stack.dtype, stack.shape, window, mode, offset, axis, backend, device)
     frames_first = np.moveaxis(stack, p.axis, 0)  # a view
-    if output is None:
-        result = np.empty(frames_first.shape, stack.dtype)
-        target = result
-    else:
-        target = np.moveaxis(_checked_output(output, stack), p.axis, 0)
-        result = target if writable_in_place(target) else np.empty(target.shape, stack.dtype)
+    if output is not None:
+        output = _checked_output(output, stack, "output", "stack", stack.dtype)
+    result, target = _result_and_target(
+        None if output is None else np.moveaxis(output, p.axis, 0), frames_first, name=None)
     _native.temporal_median(readable_in_place(frames_first), result, p.window, p.mode, p.offset,
                             p.backend, one_device(p.device, "the temporal median"))
-    if output is None:
-        return np.moveaxis(result, 0, p.axis)
-    if result is not target:
-        target[...] = result
-    return output
+    _finished(result, target)
+    return np.moveaxis(result, 0, p.axis) if output is None else output
 
 
 def background(image, size=None, radius=None, method="exact", output="subtract", offset=0.0,
@@ -121,16 +126,10 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     p = background_params(image.dtype, image.shape, size, radius, method, output, offset, mode,
                           cval, backend, device)
     m = p.median
-    if output_array is None:
-        result = target = np.empty(image.shape, image.dtype)
-    else:
-        target = _checked_output(output_array, image, "output_array", "image")
-        result = target if writable_in_place(target) else np.empty(image.shape, image.dtype)
+    result, target = _result_and_target(output_array, image, "output_array", "image", image.dtype)
     _native.background(readable_in_place(image), result, m.window, p.method, p.output, p.offset,
                        m.border, m.cval, m.backend, m.device)
-    if result is not target:
-        target[...] = result
-    return target
+    return _finished(result, target)
 
 
 def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normalize=False,
@@ -190,31 +189,47 @@ def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output
 
 
 def _convolve(image, p, output_array):
-    if output_array is None:
-        result = target = np.empty(image.shape, p.output_dtype)
-    else:
-        target = _checked_output(output_array, image, "output_array", "image", p.output_dtype)
-        result = target if writable_in_place(target) else np.empty(image.shape, p.output_dtype)
+    result, target = _result_and_target(output_array, image, "output_array", "image",
+                                        p.output_dtype)
     _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
                      p.border, p.cval, p.backend, p.device)
+    return _finished(result, target)
+
+
+def _result_and_target(output, image, name, what="image", dtype=None):
+    """(result, target): the array the library writes and the one the caller gets: a new
+    C-contiguous array when `output` is None; else `output` (checked against the image, unless
+    name is None: checked already), written in place where the library can write it as it lies,
+    else through a new array that _finished copies into it."""
+    dtype = image.dtype if dtype is None else dtype
+    if output is None:
+        result = np.empty(image.shape, dtype)
+        return result, result
+    if name is not None:
+        output = _checked_output(output, image, name, what, dtype)
+    return (output if writable_in_place(output) else np.empty(image.shape, dtype)), output
+
+
+def _finished(result, target):
     if result is not target:
         target[...] = result
     return target
 
 
-def _checked_output(output, stack, name="output", what="stack", dtype=None):
+def _checked_output(output, image, name, what, dtype):
+    """`output` if it can take the filter of `image` with the output dtype `dtype`, else
+    TypeError/ValueError naming `name`. (fastmedian.dask checks a dask image's overlap itself.)"""
     if not isinstance(output, np.ndarray):
         raise TypeError(f"{name} must be a NumPy array, got {type(output).__name__}")
-    if dtype is not None and output.dtype != dtype:
-        raise TypeError(f"{name} must have the output's dtype {dtype}, got {output.dtype}")
-    if dtype is None and output.dtype != stack.dtype:
-        raise TypeError(f"{name} must have the {what}'s dtype {stack.dtype}, got {output.dtype}")
-    if output.shape != stack.shape:
-        raise ValueError(f"{name} must have the {what}'s shape {stack.shape}, got "
+    if output.dtype != dtype:
+        whose = f"the {what}'s" if dtype == image.dtype else "the output's"
+        raise TypeError(f"{name} must have {whose} dtype {dtype}, got {output.dtype}")
+    if output.shape != image.shape:
+        raise ValueError(f"{name} must have the {what}'s shape {image.shape}, got "
                          f"{output.shape}")
     if not output.flags.writeable:
         raise ValueError(f"{name} must be writable")
-    if np.may_share_memory(output, stack):
+    if isinstance(image, np.ndarray) and np.may_share_memory(output, image):
         raise ValueError(f"{name} must not overlap the {what} (the filter does not run in "
                          f"place)")
     return output

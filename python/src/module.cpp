@@ -6,7 +6,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,9 +54,18 @@ View image_view(const py::array& a, Byte* data, const char* name) {
     return v;
 }
 
+// origin: (plane, y, x) of output's first pixel in image's output, for an output box (the
+// options' origin); None for all of it.
+using BoxOrigin = std::optional<std::array<std::int64_t, 3>>;
+
+std::optional<fm::Origin> origin_of(const BoxOrigin& o) {
+    if (!o) return std::nullopt;
+    return fm::Origin{(*o)[2], (*o)[1], (*o)[0]};
+}
+
 fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& window,
                      const std::string& border, double cval, const std::string& backend,
-                     const std::vector<int>& devices) {
+                     const std::vector<int>& devices, const BoxOrigin& origin) {
     if (!dst.writeable()) throw py::value_error("output must be writable");
     const auto in = image_view<fm::ConstImageView>(
         src, static_cast<const std::uint8_t*>(src.data()), "image");
@@ -67,6 +78,7 @@ fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& win
     options.backend = fm::parse_backend(backend, "backend");
     options.device = devices.at(0);
     if (devices.size() > 1) options.devices = devices;
+    options.origin = origin_of(origin);
     py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
     return fm::median2d(in, out, options);
 }
@@ -74,7 +86,7 @@ fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& win
 // The 3D median of the volume image (planes, y, x) into output (same shape and dtype).
 fm::RunInfo median3d(const py::array& src, py::array& dst, const fm::Window3D& window,
                      const std::string& border, double cval, const std::string& backend,
-                     int device) {
+                     int device, const BoxOrigin& origin) {
     if (!dst.writeable()) throw py::value_error("output must be writable");
     const auto in = image_view<fm::ConstImageView>(
         src, static_cast<const std::uint8_t*>(src.data()), "image");
@@ -86,6 +98,7 @@ fm::RunInfo median3d(const py::array& src, py::array& dst, const fm::Window3D& w
     options.cval = cval;
     options.backend = fm::parse_backend(backend, "backend");
     options.device = device;
+    options.origin = origin_of(origin);
     py::gil_scoped_release no_gil;  // the arrays stay alive: the caller holds them
     return fm::median3d(in, out, options);
 }
@@ -261,12 +274,15 @@ PYBIND11_MODULE(_native, m) {
 
     m.def("median2d", &median2d, py::arg("image"), py::arg("output"), py::arg("window"),
           py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("devices"),
+          py::arg("origin") = py::none(),
           "Median of every plane of image into output (same shape and dtype, rows contiguous), "
-          "the planes spread over the CUDA devices listed.");
+          "the planes spread over the CUDA devices listed; with origin (plane, y, x), output is "
+          "the box of the result from there (its own shape).");
     m.def("median3d", &median3d, py::arg("image"), py::arg("output"), py::arg("window"),
           py::arg("mode"), py::arg("cval"), py::arg("backend"), py::arg("device"),
+          py::arg("origin") = py::none(),
           "3D median of the volume image (planes, y, x) into output (same shape and dtype, rows "
-          "contiguous).");
+          "contiguous); with origin (plane, y, x), output is the box of the result from there.");
     m.def("temporal_median", &temporal_median, py::arg("stack"), py::arg("output"),
           py::arg("window"), py::arg("mode"), py::arg("offset"), py::arg("backend"),
           py::arg("device"),

@@ -58,6 +58,14 @@ STACK = np.zeros((2, 8, 9), np.float32)
     (IMAGE, {"size": 3, "device": (1, 1)}, ValueError, "devices lists device 1 twice"),
     (STACK, {"size": (3, 3, 3), "device": (0, 1)}, ValueError,
      "device: the 3D median runs on one CUDA device"),
+    (IMAGE, {"size": 3, "output": [[0]]}, TypeError, "output must be a NumPy array"),
+    (IMAGE, {"size": 3, "output": np.zeros((8, 9), np.uint8)}, TypeError,
+     "output must have the image's dtype uint16"),
+    (IMAGE, {"size": 3, "output": np.zeros((9, 8), np.uint16)}, ValueError,
+     "output must have the image's shape"),
+    (IMAGE, {"size": 3, "output": np.broadcast_to(np.uint16(0), (8, 9))}, ValueError,
+     "output must be writable"),
+    (IMAGE, {"size": 3, "output": IMAGE}, ValueError, "output must not overlap the image"),
 ])
 def test_bad_arguments_name_the_parameter(image, kwargs, error, names):
     with pytest.raises(error, match=names.replace("(", r"\(").replace(")", r"\)")):

@@ -106,3 +106,28 @@ def test_cuda_equals_cpu(dtype):
             assert_same_bits(
                 fastmedian.median_filter(image, **window, mode=mode, cval=9, backend="cuda"),
                 fastmedian.median_filter(image, **window, mode=mode, cval=9, backend="cpu"))
+
+
+@pytest.mark.parametrize("size", [5, (3, 3, 3)], ids=str)
+def test_output_is_written_in_place_and_returned(monkeypatch, size):
+    """scipy's `output`: written where the library can write it as it lies, else through a
+    copy (a Fortran-ordered array), and returned."""
+    image = np.random.default_rng(4).integers(0, 50, (6, 30, 40), np.uint16)
+    size = (1, size, size) if size == 5 else size
+    want = fastmedian.median_filter(image, size=size)
+    outputs = []
+    for name in ("median2d", "median3d"):
+        native = getattr(fastmedian.filters._native, name)
+
+        def spy(image, output, *args, native=native):
+            outputs.append(output)
+            return native(image, output, *args)
+        monkeypatch.setattr(fastmedian.filters._native, name, spy)
+    out = np.full(image.shape, 999, np.uint16)
+    assert fastmedian.median_filter(image, size=size, output=out) is out
+    assert np.shares_memory(outputs[-1], out)
+    assert_same_bits(out, want)
+    fortran = np.asfortranarray(np.zeros(image.shape, np.uint16))
+    assert fastmedian.median_filter(image, size=size, output=fortran) is fortran
+    assert not np.shares_memory(outputs[-1], fortran)
+    assert_same_bits(np.ascontiguousarray(fortran), want)
