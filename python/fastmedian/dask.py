@@ -225,7 +225,8 @@ def _blocks_with_halo(box_filter, image, halo, periodic, dtype, output, output_n
     graph = {}
     for index in itertools.product(*map(range, blocks.numblocks)):
         steps = [_steps(i, n, d, periodic) for i, n, d in zip(index, blocks.numblocks, depth)]
-        pieces = _pieces(blocks.name, index, steps, blocks.numblocks, depth)
+        pieces = _pieces(blocks.name, name + "-halo", index, steps, blocks.numblocks, depth,
+                         graph)
         origin = tuple(d if s[0] < 0 else 0 for s, d in zip(steps, depth))
         box = tuple(slice(st[i], st[i + 1]) for st, i in zip(starts, index))
         shape = tuple(b.stop - b.start for b in box)
@@ -236,7 +237,7 @@ def _blocks_with_halo(box_filter, image, halo, periodic, dtype, output, output_n
         result = da.Array(layers, name, blocks.chunks, dtype=dtype,
                           meta=np.empty((0,) * image.ndim, dtype))
         return result.rechunk(image.chunks)
-    graph[name] = (_stored, list(graph))
+    graph[name] = (_stored, [k for k in graph if k[0] == name])
     Delayed(name, HighLevelGraph.from_collections(name, graph, dependencies=[blocks])).compute()
     return output
 
@@ -249,19 +250,24 @@ def _steps(index, count, depth, periodic):
     return tuple(s for s in (-1, 0, 1) if periodic or 0 <= index + s < count)
 
 
-def _pieces(name, index, steps, numblocks, depth):
-    """The halo's pieces as nested lists, one level an axis (as np.block takes them): the chunk
-    itself, and the last (first) `depth` elements of the chunk before (after) along each axis."""
-    def nest(axis, at, cut):
+def _pieces(name, halo_name, index, steps, numblocks, depth, graph):
+    """The keys of the halo's pieces as nested lists, one level an axis (as np.block takes them):
+    the chunk itself, and the last (first) `depth` elements of the chunk before (after) along
+    each axis, each such slice a task of its own in `graph` (so that on a cluster only the
+    slice, not its whole chunk, travels to the chunk's worker)."""
+    def nest(axis, at, cut, offsets):
         if axis == len(index):
             key = (name,) + tuple(at)
-            whole = all(c == slice(None) for c in cut)
-            return key if whole else (operator.getitem, key, tuple(cut))
+            if all(c == slice(None) for c in cut):
+                return key
+            piece = (halo_name,) + tuple(index) + tuple(offsets)
+            graph[piece] = (operator.getitem, key, tuple(cut))
+            return piece
         return [nest(axis + 1, at + [(index[axis] + s) % numblocks[axis]],
                      cut + [slice(-depth[axis], None) if s < 0 else
-                            slice(None, depth[axis]) if s > 0 else slice(None)])
+                            slice(None, depth[axis]) if s > 0 else slice(None)], offsets + [s])
                 for s in steps[axis]]
-    return nest(0, [], [])
+    return nest(0, [], [], [])
 
 
 def _filter_block(box_filter, pieces, origin, shape, into):

@@ -2,8 +2,11 @@
 place with their halos, and with `output` (`output_array`) each task writes its chunk's result
 straight into it; the results equal the direct call bit for bit for every mode and chunking.
 Bad outputs raise before anything is computed or written."""
+import operator
+
 import dask
 import dask.array as da
+import dask.core
 import numpy as np
 import pytest
 
@@ -176,3 +179,20 @@ def test_join_makes_a_view_only_of_pieces_that_lie_as_the_grid_puts_them(layout)
     joined = fastmedian.dask._join(pieces)
     assert_same_bits(joined, np.block(pieces) if want is None else want)
     assert np.shares_memory(joined, a) == (layout == "adjacent")
+
+
+def test_a_chunk_task_takes_only_its_own_chunk_and_its_neighbours_halo_slices():
+    """On a cluster a chunk's task gets what it depends on sent to its worker: the neighbours'
+    halos must be tasks of their own, so that only those slices travel, not whole chunks."""
+    x = da.from_array(VOLUME, chunks=(4, 15, 26))
+    graph = dict(fastmedian.dask.median_filter(x, size=(3, 3, 3)).__dask_graph__())
+    chunks = {k for k in graph if isinstance(k, tuple) and k[0] == x.name}
+    tasks = [k for k in graph if isinstance(k, tuple) and k[0].startswith("fastmedian-")
+             and not k[0].endswith("-halo")]
+    assert len(tasks) == x.npartitions
+    for key in tasks:
+        needs = dask.core.get_dependencies(graph, key)
+        assert needs & chunks == {(x.name,) + key[1:]}
+        for halo in needs - chunks:
+            assert graph[halo][0] is operator.getitem
+            assert graph[halo][1] in chunks
