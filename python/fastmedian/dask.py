@@ -368,7 +368,7 @@ def _checked_output(output, image, dtype, name):
     result's shape and dtype that no array of image's graph overlaps, with a scheduler in this
     process (a cluster's workers would write into copies of it); else TypeError/ValueError
     naming `name`."""
-    output = filters._checked_output(output, image, name, "image", dtype)
+    output = filters.checked_output(output, image, name, "image", dtype)
     scheduler = get_scheduler(collections=[image])
     if scheduler not in (dask.threaded.get, dask.local.get_sync):
         raise ValueError(f"{name} is written in place by the tasks, which needs dask's threaded "

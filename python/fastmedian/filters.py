@@ -86,7 +86,7 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     p = temporal_params(stack.dtype, stack.shape, window, mode, offset, axis, backend, device)
     frames_first = np.moveaxis(stack, p.axis, 0)  # a view
     if output is not None:
-        output = _checked_output(output, stack, "output", "stack", stack.dtype)
+        output = checked_output(output, stack, "output", "stack", stack.dtype)
     result, target = _result_and_target(
         None if output is None else np.moveaxis(output, p.axis, 0), frames_first, name=None)
     _native.temporal_median(readable_in_place(frames_first), result, p.window, p.mode, p.offset,
@@ -206,7 +206,7 @@ def _result_and_target(output, image, name, what="image", dtype=None):
         result = np.empty(image.shape, dtype)
         return result, result
     if name is not None:
-        output = _checked_output(output, image, name, what, dtype)
+        output = checked_output(output, image, name, what, dtype)
     return (output if writable_in_place(output) else np.empty(image.shape, dtype)), output
 
 
@@ -216,7 +216,7 @@ def _finished(result, target):
     return target
 
 
-def _checked_output(output, image, name, what, dtype):
+def checked_output(output, image, name, what, dtype):
     """`output` if it can take the filter of `image` with the output dtype `dtype`, else
     TypeError/ValueError naming `name`. (fastmedian.dask checks a dask image's overlap itself.)"""
     if not isinstance(output, np.ndarray):

@@ -3,7 +3,6 @@
 // source or from only the part its windows reach; bad origins are refused by name.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,20 +22,10 @@ std::string label(fm::PixelType t, fm::Border b, const std::string& window) {
     return std::string(fm::pixel_type_name(t)) + " " + fm::border_name(b) + " " + window;
 }
 
-// Random pixels with ties, and float specials among them.
-Stack random_stack(fm::PixelType t, std::int64_t w, std::int64_t h, std::int64_t p, std::uint32_t seed) {
-    Stack s(t, w, h, p);
-    fmtest::fill_random(s, seed, seed % 2 ? 0 : 9);
-    if (t == fm::PixelType::f32) fmtest::add_specials(s, seed, 0.05);
-    return s;
-}
-
 void expect_median2d_boxes(Stack& src, fm::MedianOptions o, const std::string& what) {
     Stack whole(src.type, src.width, src.height, src.planes);
     fm::median2d(src.cview(), whole.view(), o);
-    const std::vector<int> half = fm::window_half_widths(o.window);
-    const int ry = static_cast<int>(half.size() / 2);
-    const int rx = *std::max_element(half.begin(), half.end());
+    const auto [rx, ry] = fmtest::window_radii(o.window);
     fmtest::expect_boxes_equal_whole(src, whole, rx, ry, 0, o.border,
         [&](const fm::ConstImageView& in, const fm::ImageView& dst, const fm::Origin& origin) {
             o.origin = origin;
@@ -67,7 +56,7 @@ TEST(OutputBox, Median2DEveryTypeBorderAndWindowFamily) {
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)
             for (const auto& [w, name] : windows) {
-                Stack src = random_stack(t, 45, 23, 2, seed++);
+                Stack src = fmtest::random_box_source(t, 45, 23, 2, seed++);
                 fm::MedianOptions o;
                 o.window = w;
                 o.border = b;
@@ -83,7 +72,7 @@ TEST(OutputBox, Median2DConstantTimeSquaresAcrossBlocks) {
     // u16 and f32 squares from 13 up take the constant-time median over blocks of 4 x k rows.
     for (fm::PixelType t : {fm::PixelType::u16, fm::PixelType::f32})
         for (fm::Border b : {fm::Border::reflect, fm::Border::constant}) {
-            Stack src = random_stack(t, 150, 140, 1, 7);
+            Stack src = fmtest::random_box_source(t, 150, 140, 1, 7);
             fm::MedianOptions o;
             o.window = fm::Window::square(31);
             o.border = b;
@@ -102,7 +91,7 @@ TEST(OutputBox, Median3DEveryTypeBorderAndWindowFamily) {
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)
             for (const auto& [w, name] : windows) {
-                Stack src = random_stack(t, 23, 17, 9, seed++);
+                Stack src = fmtest::random_box_source(t, 23, 17, 9, seed++);
                 fm::Median3DOptions o;
                 o.window = w;
                 o.border = b;

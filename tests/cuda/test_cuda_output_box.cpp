@@ -6,7 +6,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -69,13 +68,6 @@ void run_where(Where where, Stack& src, const fm::ConstImageView& in, const fm::
     cudaFree(d_dst);
 }
 
-Stack random_stack(fm::PixelType t, std::int64_t w, std::int64_t h, std::int64_t p, std::uint32_t seed) {
-    Stack s(t, w, h, p);
-    fmtest::fill_random(s, seed, seed % 2 ? 0 : 9);
-    if (t == fm::PixelType::f32) fmtest::add_specials(s, seed, 0.05);
-    return s;
-}
-
 std::string label(fm::PixelType t, fm::Border b, const std::string& window, Where where) {
     return std::string(fm::pixel_type_name(t)) + " " + fm::border_name(b) + " " + window + ", " +
            where_name(where);
@@ -93,7 +85,7 @@ TEST_F(CudaOutputBox, Median2DEveryTypeBorderWindowFamilyAndMemory) {
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)
             for (const auto& [w, name] : windows) {
-                Stack src = random_stack(t, 45, 23, 2, seed++);
+                Stack src = fmtest::random_box_source(t, 45, 23, 2, seed++);
                 fm::MedianOptions o;
                 o.window = w;
                 o.border = b;
@@ -103,9 +95,7 @@ TEST_F(CudaOutputBox, Median2DEveryTypeBorderWindowFamilyAndMemory) {
                 fm::median2d(src.cview(), whole.view(), o);
                 o.reference = false;
                 o.backend = fm::Backend::cuda;
-                const std::vector<int> half = fm::window_half_widths(w);
-                const int ry = static_cast<int>(half.size() / 2);
-                const int rx = *std::max_element(half.begin(), half.end());
+                const auto [rx, ry] = fmtest::window_radii(w);
                 for (Where where : kWheres)
                     fmtest::expect_boxes_equal_whole(src, whole, rx, ry, 0, b,
                         [&](const fm::ConstImageView& in, const fm::ImageView& dst, const fm::Origin& origin) {
@@ -128,7 +118,7 @@ TEST_F(CudaOutputBox, Median3DEveryTypeBorderWindowFamilyAndMemory) {
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)
             for (const auto& [w, name] : windows) {
-                Stack src = random_stack(t, 23, 17, 9, seed++);
+                Stack src = fmtest::random_box_source(t, 23, 17, 9, seed++);
                 fm::Median3DOptions o;
                 o.window = w;
                 o.border = b;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fastmedian/fastmedian.hpp"
@@ -21,6 +22,21 @@ struct Box {
                ", " + std::to_string(z) + ")";
     }
 };
+
+// Random pixels, with ties (9 levels) for even seeds, and float specials among them.
+inline Stack random_box_source(fastmedian::PixelType t, std::int64_t w, std::int64_t h,
+                               std::int64_t p, std::uint32_t seed) {
+    Stack s(t, w, h, p);
+    fill_random(s, seed, seed % 2 ? 0 : 9);
+    if (t == fastmedian::PixelType::f32) add_specials(s, seed, 0.05);
+    return s;
+}
+
+// How far a 2D window reaches along x and y.
+inline std::pair<int, int> window_radii(const fastmedian::Window& w) {
+    const std::vector<int> half = fastmedian::window_half_widths(w);
+    return {*std::max_element(half.begin(), half.end()), static_cast<int>(half.size() / 2)};
+}
 
 // Boxes of a w x h x p output: all of it, each corner, strips along each edge, the middle,
 // single pixels at a corner and inside, whole rows and columns.

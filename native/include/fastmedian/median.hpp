@@ -14,10 +14,9 @@
 namespace fastmedian {
 
 // Filters `src` into `dst` (same type and memory, the same size, or a box of the output where
-// options.origin is set; they may not overlap). Views in
-// Memory::cuda run on the CUDA device options.device (backend auto or cuda). Throws Error for
-// bad arguments (naming the parameter) and for backend failures; `dst` is then unspecified but
-// `src` is never written.
+// options.origin is set; they may not overlap). Views in Memory::cuda run on the CUDA device
+// options.device (backend auto or cuda). Throws Error for bad arguments (naming the parameter)
+// and for backend failures; `dst` is then unspecified but `src` is never written.
 RunInfo median2d(const ConstImageView& src, const ImageView& dst, const MedianOptions& options);
 
 }  // namespace fastmedian

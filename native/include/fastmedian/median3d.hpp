@@ -76,8 +76,8 @@ struct Median3DOptions {
 };
 
 // Filters the volume `src` (width x height x planes) into `dst` (same type and memory, the same
-// size, or a box of the output where options.origin is set; they may not overlap). Throws Error for bad arguments (naming the parameter) and backend
-// failures; `src` is never written.
+// size, or a box of the output where options.origin is set; they may not overlap). Throws Error
+// for bad arguments (naming the parameter) and backend failures; `src` is never written.
 RunInfo median3d(const ConstImageView& src, const ImageView& dst, const Median3DOptions& options);
 
 }  // namespace fastmedian

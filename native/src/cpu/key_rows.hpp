@@ -10,6 +10,10 @@
 
 namespace fastmedian::detail {
 
+// Outputs of at least this many bytes are written with streaming stores: far larger than the
+// caches, they would only push other lines out of them.
+constexpr std::int64_t kStreamOutBytes = std::int64_t{8} << 20;
+
 // Writes n keys as pixels of type T. With `stream`, past the caches (copy_rows_unfenced: the
 // caller fences with stream_fence before another thread reads them), float keys being turned
 // into pixels in place first, so the keys may be overwritten.

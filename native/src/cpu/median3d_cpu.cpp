@@ -24,9 +24,6 @@ using kernels::OrderKey;
 
 // Below this many voxels a call runs on the caller's thread alone.
 constexpr std::int64_t kMinVoxelsForThreads = 1 << 14;
-// Outputs of at least this many bytes are written with streaming stores: far larger than the
-// caches, they would only push other lines out of them (as median_cpu.cpp).
-constexpr std::int64_t kStreamOutBytes = std::int64_t{8} << 20;
 
 // The windows with a network (isa_kernels.hpp): tiles of output rows and planes at a time.
 template <class T>

@@ -27,9 +27,6 @@ using kernels::OrderKey;
 // Output rows per block for the networks: few, so that their rows stay in the L1/L2 cache
 // (the histograms say their own: histogram_block_rows).
 constexpr int kNetworkBlockRows = 8;
-// Outputs of at least this many bytes are written with streaming stores: far larger than the
-// caches, they would only push other lines out of them.
-constexpr std::int64_t kStreamOutBytes = std::int64_t{8} << 20;
 // Below this many pixels a call runs on the caller's thread alone.
 constexpr std::int64_t kMinPixelsForThreads = 1 << 14;
 
