@@ -274,7 +274,8 @@ def _filter_block(box_filter, pieces, origin, shape, into):
     """A chunk's task: its result, or None once written into its box of the output (`into`)."""
     _set_worker_threads()
     out = None if into is None else into[0][into[1]]
-    return box_filter(_join(pieces), origin, shape, out)
+    result = box_filter(_join(pieces), origin, shape, out)
+    return result if into is None else None
 
 
 def _stored(results):
@@ -285,25 +286,17 @@ def _median_box(args, part, origin, shape, out):
     """The median (median_filter's arguments `args`, checked again here: the native window does
     not travel to a cluster's workers) of the chunk's box of `shape` at `origin` in `part`:
     filtered from part as it lies (the library's output box), straight into `out` where the
-    library can write it as it lies, else into a new array (returned where out is None)."""
+    library can write it as it lies (filters.result_for)."""
     p = median_params(part.dtype, part.shape, **args)
-    direct = out is not None and filters.writable_in_place(out)
-    result = out if direct else np.empty(shape, part.dtype)
+    result = filters.result_for(out, shape, part.dtype)
     filters.run_median(filters.readable_in_place(part), result, p, origin)
-    if out is None:
-        return result
-    if not direct:
-        out[...] = result
-    return None
+    return filters.finished(result, out)
 
 
 def _whole_box(block_filter, part, origin, shape, out):
     """block_filter of all of `part`, and its box of `shape` at `origin` (into `out` if given)."""
     result = block_filter(part)[tuple(slice(o, o + n) for o, n in zip(origin, shape))]
-    if out is None:
-        return result
-    out[...] = result
-    return None
+    return filters.finished(result, out)
 
 
 def _join(pieces):

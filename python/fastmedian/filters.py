@@ -39,7 +39,7 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
     result, target = _result_and_target(output, image, "output", "image", image.dtype)
     run_median(readable_in_place(image), result, p)
-    return _finished(result, target)
+    return finished(result, target)
 
 
 def run_median(image, result, p, origin=None):
@@ -87,11 +87,11 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     frames_first = np.moveaxis(stack, p.axis, 0)  # a view
     if output is not None:
         output = checked_output(output, stack, "output", "stack", stack.dtype)
-    result, target = _result_and_target(
-        None if output is None else np.moveaxis(output, p.axis, 0), frames_first, name=None)
+    target = None if output is None else np.moveaxis(output, p.axis, 0)
+    result = result_for(target, frames_first.shape, stack.dtype)
     _native.temporal_median(readable_in_place(frames_first), result, p.window, p.mode, p.offset,
                             p.backend, one_device(p.device, "the temporal median"))
-    _finished(result, target)
+    finished(result, target)
     return np.moveaxis(result, 0, p.axis) if output is None else output
 
 
@@ -129,7 +129,7 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     result, target = _result_and_target(output_array, image, "output_array", "image", image.dtype)
     _native.background(readable_in_place(image), result, m.window, p.method, p.output, p.offset,
                        m.border, m.cval, m.backend, m.device)
-    return _finished(result, target)
+    return finished(result, target)
 
 
 def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normalize=False,
@@ -193,24 +193,31 @@ def _convolve(image, p, output_array):
                                         p.output_dtype)
     _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
                      p.border, p.cval, p.backend, p.device)
-    return _finished(result, target)
+    return finished(result, target)
 
 
 def _result_and_target(output, image, name, what="image", dtype=None):
-    """(result, target): the array the library writes and the one the caller gets: a new
-    C-contiguous array when `output` is None; else `output` (checked against the image, unless
-    name is None: checked already), written in place where the library can write it as it lies,
-    else through a new array that _finished copies into it."""
+    """(result, target): the array the library writes (result_for) and `output` checked against
+    the image (None where there is none)."""
     dtype = image.dtype if dtype is None else dtype
-    if output is None:
-        result = np.empty(image.shape, dtype)
-        return result, result
-    if name is not None:
-        output = checked_output(output, image, name, what, dtype)
-    return (output if writable_in_place(output) else np.empty(image.shape, dtype)), output
+    target = None if output is None else checked_output(output, image, name, what, dtype)
+    return result_for(target, image.shape, dtype), target
 
 
-def _finished(result, target):
+def result_for(target, shape, dtype):
+    """The array the library writes for `target` (the caller's output, or None): target itself
+    where the library can write it as it lies, else a new C-contiguous array, which finished()
+    copies into target."""
+    if target is not None and writable_in_place(target):
+        return target
+    return np.empty(shape, dtype)
+
+
+def finished(result, target):
+    """`target` holding the result (copied there unless the library wrote it in place), or the
+    result itself where there is no target."""
+    if target is None:
+        return result
     if result is not target:
         target[...] = result
     return target
