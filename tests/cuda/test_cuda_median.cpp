@@ -243,6 +243,24 @@ TEST_F(CudaMedian, AlignedRowsTakeTheVectorLoads) {
             }
 }
 
+// u8 3x3 on aligned rows streams down strips of rows, 120 columns a warp, with words of four
+// pixels gathered through the border at the image's sides and rows through it at its top and
+// bottom: widths either side of the warps' and words' multiples, heights from one row to many
+// strips, tie-heavy and full-range values, two planes.
+TEST_F(CudaMedian, U8Square3StripsAndWordsEveryBorder) {
+    const std::pair<int, int> shapes[] = {{4, 1}, {3, 2}, {119, 5}, {120, 8}, {121, 9}, {241, 70}, {484, 33}, {5, 301}};
+    std::uint32_t seed = 9100;
+    for (fm::Border b : kAllBorders)
+        for (auto [w, h] : shapes)
+            for (int span : {2, 0}) {
+                Stack src(fm::PixelType::u8, w, h, 2);
+                fmtest::fill_random(src, seed++, span);
+                expect_cuda_equals_cpu(src, fm::Window::square(3), b, 9.0,
+                                       label(fm::PixelType::u8, b, fm::Window::square(3)) + " on " + std::to_string(w) +
+                                           "x" + std::to_string(h) + " span " + std::to_string(span));
+            }
+}
+
 // The tiled kernels keep floats in +0..+Inf as their own keys: a thread whose values all lie
 // there converts nothing, and one with any other value (a negative, -0, NaN of any sign or
 // payload) converts its batch. Non-negative images with few such values mix both kinds of

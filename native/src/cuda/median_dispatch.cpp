@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "median3x3_stream.cuh"
 #include "median_bisect.cuh"
 #include "median_column_network.cuh"
 #include "median_histogram.cuh"
@@ -105,6 +106,10 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
     switch (median_path(fp, type, planes)) {
         case Path::tiled: {
             const int k = 2 * fp.radius_y + 1;
+            // u8 3x3 on 4-byte aligned rows: the streaming kernel, faster than the tiled one at
+            // 2048^2 to 8192^2 (+4%, +2%, +14% on the H200).
+            if (k == 3 && type == PixelType::u8 && kernels::stream3::serves(planes))
+                return kernels::stream3::launch(planes, stream);
             std::uint8_t* marks = kernels::tiled::takes_whole_marks(k, type)
                                       ? static_cast<std::uint8_t*>(scratch.get(kernels::tiled::whole_marks_bytes(planes), stream))
                                       : nullptr;

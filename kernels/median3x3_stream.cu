@@ -1,0 +1,180 @@
+#include "median3x3_stream.cuh"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "border_index.cuh"
+
+namespace fastmedian::kernels::stream3 {
+
+namespace {
+
+constexpr int kWarps = 4;                   // warps of a block, side by side
+// Blocks an SM holds (48 registers), and the waves of them a grid aims at, with strips of at
+// least kMinStrip rows, measured on the H200 (4096^2 and 8192^2, u8): fewer registers (63, 85)
+// ran 1-15% slower; a grid of one wave, whose blocks all load at once and then all compute,
+// 12-36% slower; strips of 2 rows, which load twice the rows they output, 4% slower.
+constexpr int kMinBlocks = 10;
+constexpr int kWaves = 8;
+constexpr int kMinStrip = 4;
+constexpr int kWarpCols = 4 * 30;           // output columns of a warp (lanes 1..30)
+constexpr int kBlockCols = kWarps * kWarpCols;
+
+__device__ __forceinline__ std::uint32_t lo(std::uint32_t a, std::uint32_t b) { return __vminu2(a, b); }
+__device__ __forceinline__ std::uint32_t hi(std::uint32_t a, std::uint32_t b) { return __vmaxu2(a, b); }
+
+// The packed keys of the six columns x - 1 .. x + 4 of a row whose words (pixels x .. x + 3)
+// are a (upper strip) and b (lower strip) in this lane.
+__device__ __forceinline__ void row_keys(std::uint32_t a, std::uint32_t b, std::uint32_t (&k)[6]) {
+    const std::uint32_t la = __shfl_up_sync(~0u, a, 1), lb = __shfl_up_sync(~0u, b, 1);
+    const std::uint32_t ra = __shfl_down_sync(~0u, a, 1), rb = __shfl_down_sync(~0u, b, 1);
+    k[0] = __byte_perm(la, lb, 0x7733);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) k[1 + j] = __byte_perm(a, b, j * 0x11 + (4 + j) * 0x1100);
+    k[5] = __byte_perm(ra, rb, 0x4400);
+}
+
+struct Sorted3 {
+    std::uint32_t l, m, h;
+};
+
+// {v, pl, ph} sorted, where pl <= ph.
+__device__ __forceinline__ Sorted3 insert(std::uint32_t v, std::uint32_t pl, std::uint32_t ph) {
+    return {lo(v, pl), hi(pl, lo(v, ph)), hi(v, ph)};
+}
+
+// The four packed medians of output columns x .. x + 3 from their six columns' sorted triples.
+__device__ __forceinline__ void medians(const Sorted3 (&c)[6], std::uint32_t (&out)[4]) {
+    // The middles of columns 1, 2 and of 3, 4 as sorted pairs, each shared by two outputs.
+    const std::uint32_t p1l = lo(c[1].m, c[2].m), p1h = hi(c[1].m, c[2].m);
+    const std::uint32_t p2l = lo(c[3].m, c[4].m), p2h = hi(c[3].m, c[4].m);
+    const std::uint32_t mid[4] = {hi(p1l, lo(c[0].m, p1h)), hi(p1l, lo(c[3].m, p1h)),
+                                  hi(p2l, lo(c[2].m, p2h)), hi(p2l, lo(c[5].m, p2h))};
+#pragma unroll
+    for (int x = 0; x < 4; ++x) {
+        const std::uint32_t l = __vimax3_u16x2(c[x].l, c[x + 1].l, c[x + 2].l);
+        const std::uint32_t h = __vimin3_u16x2(c[x].h, c[x + 1].h, c[x + 2].h);
+        out[x] = hi(lo(l, mid[x]), lo(hi(l, mid[x]), h));
+    }
+}
+
+// strip: rows of each of a lane's two strips (even).
+__global__ void __launch_bounds__(32 * kWarps, kMinBlocks) median3x3_u8(const __grid_constant__ PlanesArgs a, int strip) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int x = blockIdx.x * kBlockCols + warp * kWarpCols + 4 * (lane - 1);  // this lane's word
+    const int ya = blockIdx.y * 2 * strip, yb = ya + strip;           // the strips' first rows
+    const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
+    char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
+    const bool stores = lane >= 1 && lane <= 30;
+    // Blocks whose words and rows all lie in the image load and store without tests: code of its own.
+    const int bx = blockIdx.x * kBlockCols;
+    const bool inside = bx >= 4 && bx + kBlockCols + 4 <= a.width && ya >= 1 && yb + strip + 1 <= a.height;
+    auto run = [&](auto is_inside) {
+        constexpr bool kInside = decltype(is_inside)::value;
+        const std::uint32_t outside = (a.outside_key & 0xFFu) * 0x01010101u;
+        // A word past a side of the image, or reaching past its right edge, gathers its four
+        // pixels through the border; -1 for the constant.
+        const bool plain = kInside || (x >= 0 && x + 4 <= a.width);
+        int sx[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) sx[q] = plain ? 0 : static_cast<int>(border_index(x + q, a.width, a.border));
+        auto word = [&](int y) -> std::uint32_t {
+            std::int64_t sy = y;
+            if (!kInside && static_cast<unsigned>(y) >= static_cast<unsigned>(a.height)) {
+                sy = border_index(y, a.height, a.border);
+                if (sy < 0) return outside;
+            }
+            const std::uint8_t* row = reinterpret_cast<const std::uint8_t*>(plane + sy * a.src_pitch);
+            if (plain) return *reinterpret_cast<const std::uint32_t*>(row + x);
+            std::uint32_t w = 0;
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+                w |= static_cast<std::uint32_t>(sx[q] < 0 ? outside & 0xFFu : row[sx[q]]) << (8 * q);
+            return w;
+        };
+        auto store = [&](int y, std::uint32_t w) {
+            if (!stores || (!kInside && (y >= a.height || x >= a.width))) return;
+            std::uint8_t* row = reinterpret_cast<std::uint8_t*>(out_plane + static_cast<std::int64_t>(y) * a.dst_pitch);
+            if (kInside || x + 4 <= a.width) {
+                *reinterpret_cast<std::uint32_t*>(row + x) = w;
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    if (x + q < a.width) row[x + q] = static_cast<std::uint8_t>(w >> (8 * q));
+            }
+        };
+
+        // Rows y - 1 and y of each strip, then two rows a step: output rows y and y + 1 need
+        // rows y - 1 .. y + 2. The next step's words are loaded before this step's network.
+        std::uint32_t up[6], mid[6];
+        row_keys(word(ya - 1), word(yb - 1), up);
+        row_keys(word(ya), word(yb), mid);
+        std::uint32_t na1 = word(ya + 1), nb1 = word(yb + 1), na2 = word(ya + 2), nb2 = word(yb + 2);
+#pragma unroll 1
+        for (int i = 0; i < strip; i += 2) {
+            std::uint32_t d1[6], d2[6];
+            row_keys(na1, nb1, d1);
+            row_keys(na2, nb2, d2);
+            if (i + 2 < strip) {
+                na1 = word(ya + i + 3);
+                nb1 = word(yb + i + 3);
+                na2 = word(ya + i + 4);
+                nb2 = word(yb + i + 4);
+            }
+            Sorted3 c0[6], c1[6];  // columns of output rows y and y + 1
+#pragma unroll
+            for (int c = 0; c < 6; ++c) {
+                const std::uint32_t pl = lo(mid[c], d1[c]), ph = hi(mid[c], d1[c]);
+                c0[c] = insert(up[c], pl, ph);
+                c1[c] = insert(d2[c], pl, ph);
+            }
+            std::uint32_t o0[4], o1[4];
+            medians(c0, o0);
+            medians(c1, o1);
+            // Lane 0's pixels (upper strip) and lane 1's (lower) of the four outputs of each row.
+            const std::uint32_t r0a = __byte_perm(o0[0], o0[1], 0x6240), r0b = __byte_perm(o0[2], o0[3], 0x6240);
+            const std::uint32_t r1a = __byte_perm(o1[0], o1[1], 0x6240), r1b = __byte_perm(o1[2], o1[3], 0x6240);
+            store(ya + i, __byte_perm(r0a, r0b, 0x5410));
+            store(yb + i, __byte_perm(r0a, r0b, 0x7632));
+            store(ya + i + 1, __byte_perm(r1a, r1b, 0x5410));
+            store(yb + i + 1, __byte_perm(r1a, r1b, 0x7632));
+#pragma unroll
+            for (int c = 0; c < 6; ++c) {
+                up[c] = d1[c];
+                mid[c] = d2[c];
+            }
+        }
+    };
+    if (inside)
+        run(std::true_type{});
+    else
+        run(std::false_type{});
+}
+
+}  // namespace
+
+bool serves(const PlanesArgs& a) {
+    auto aligned = [](std::int64_t v) { return v % 4 == 0; };
+    return aligned(reinterpret_cast<std::intptr_t>(a.src)) && aligned(a.src_pitch) && aligned(a.src_plane_stride) &&
+           aligned(reinterpret_cast<std::intptr_t>(a.dst)) && aligned(a.dst_pitch) && aligned(a.dst_plane_stride);
+}
+
+cudaError_t launch(const PlanesArgs& a, cudaStream_t stream) {
+    if (!serves(a)) return cudaErrorInvalidValue;
+    // Strips as long as make the grid kWaves waves of the GPU's resident blocks.
+    int device = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess) return e;
+    const std::int64_t columns = (a.width + kBlockCols - 1) / kBlockCols;
+    const std::int64_t slots = std::max<std::int64_t>(1, std::int64_t{sms} * kMinBlocks * kWaves / (columns * a.planes));
+    std::int64_t strip = std::max<std::int64_t>(kMinStrip, (a.height + 2 * slots - 1) / (2 * slots));
+    strip += strip % 2;
+    const std::int64_t strips = (a.height + 2 * strip - 1) / (2 * strip);
+    if (strips > 65535) return cudaErrorInvalidConfiguration;
+    median3x3_u8<<<dim3(static_cast<unsigned>(columns), static_cast<unsigned>(strips), a.planes), 32 * kWarps, 0,
+                   stream>>>(a, static_cast<int>(strip));
+    return cudaGetLastError();
+}
+
+}  // namespace fastmedian::kernels::stream3
