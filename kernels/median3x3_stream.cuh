@@ -8,8 +8,8 @@
 // A lane takes four columns (one 4-byte load a row) and two strips of kStripRows rows, one per
 // packed half (lane 0 of a u16x2 word the upper strip, lane 1 the lower), so each min/max serves
 // two outputs. The columns either side come from the neighbouring lanes by shuffle: lanes 0 and
-// 31 of a warp only load, the 30 between compute, 120 output columns a warp. Keys are the pixel
-// in both bytes (v * 0x101, as TileKey<std::uint8_t>), one PRMT a packed word.
+// 31 of a warp only load, the 30 between compute, 120 output columns a warp. A key is the pixel
+// in both bytes of its 16-bit half (v * 0x101, ordered as the pixels), one PRMT a packed word.
 //
 // Each column's three rows are sorted with the pair of middle rows shared by two output rows;
 // an output is then med3(max of the lows, med3 of the middles, min of the highs) of its three
