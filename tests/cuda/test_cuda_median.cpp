@@ -261,6 +261,26 @@ TEST_F(CudaMedian, U8Square3StripsAndWordsEveryBorder) {
             }
 }
 
+// u8 and u16 5x5 on aligned rows at least 2880 pixels wide stream down strips of rows (the
+// grid's last ones 2 rows high), 120 columns a warp, with words of four pixels gathered through
+// the border at the image's sides and rows through it at its top and bottom: widths either side
+// of the warps' and words' multiples, heights from one row to both kinds of strip, tie-heavy and
+// full-range values, two planes.
+TEST_F(CudaMedian, Square5StreamStripsAndWordsEveryBorder) {
+    const std::pair<int, int> shapes[] = {{2880, 1}, {2881, 2}, {2883, 3}, {2999, 5}, {3000, 18}, {3121, 101}};
+    std::uint32_t seed = 9300;
+    for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16})
+        for (fm::Border b : kAllBorders)
+            for (auto [w, h] : shapes)
+                for (int span : {2, 0}) {
+                    Stack src(t, w, h, 2);
+                    fmtest::fill_random(src, seed++, span);
+                    expect_cuda_equals_cpu(src, fm::Window::square(5), b, 9.0,
+                                           label(t, b, fm::Window::square(5)) + " on " + std::to_string(w) + "x" +
+                                               std::to_string(h) + " span " + std::to_string(span));
+                }
+}
+
 // The tiled kernels keep floats in +0..+Inf as their own keys: a thread whose values all lie
 // there converts nothing, and one with any other value (a negative, -0, NaN of any sign or
 // payload) converts its batch. Non-negative images with few such values mix both kinds of

@@ -1,0 +1,260 @@
+#include "median5x5_stream.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "border_index.cuh"
+#include "generated/median_stream/network5.cuh"
+#include "median_lanes.cuh"
+
+namespace fastmedian::kernels::stream5 {
+
+namespace {
+
+constexpr int kWarps = 4;                   // warps of a block
+constexpr int kMinBlocks = 4;               // blocks an SM holds (__launch_bounds__)
+constexpr int kWaves = 8;                   // waves of blocks the grid aims at
+constexpr int kMinStrip = 8;                // rows of a strip at least (each loads 4 more)
+constexpr int kLastStrip = 2;
+constexpr float kLastShare = 0.1f;
+constexpr int kWarpCols = 4 * 30;           // output columns of a warp (lanes 1..30)
+using Net = Network<PackedLanes>;
+
+// A row's four pixels at a lane, in one load, and their packed keys: column j's key holds the
+// upper strip's pixel in its low half and the lower strip's in its high half.
+template <class T> struct Word;
+template <> struct Word<std::uint8_t> {
+    using W = std::uint32_t;
+    // A u8 key is the pixel in both bytes of its half (v * 0x101), one PRMT a column.
+    __device__ static void keys(W a, W b, std::uint32_t (&k)[4]) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) k[j] = __byte_perm(a, b, j * 0x11 + (4 + j) * 0x1100);
+    }
+    __device__ static void words(const std::uint32_t (&m)[4], W& a, W& b) {
+        const std::uint32_t lo = __byte_perm(m[0], m[1], 0x6240), hi = __byte_perm(m[2], m[3], 0x6240);
+        a = __byte_perm(lo, hi, 0x5410);
+        b = __byte_perm(lo, hi, 0x7632);
+    }
+    __device__ static W fill(std::uint32_t v) { return (v & 0xFFu) * 0x01010101u; }
+    __device__ static W gather(const std::uint8_t* row, const int (&sx)[4], std::uint32_t outside) {
+        W w = 0;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) w |= static_cast<W>(sx[q] < 0 ? outside & 0xFFu : row[sx[q]]) << (8 * q);
+        return w;
+    }
+    __device__ static std::uint8_t pixel(W w, int q) { return static_cast<std::uint8_t>(w >> (8 * q)); }
+};
+template <> struct Word<std::uint16_t> {
+    using W = uint2;
+    __device__ static void keys(W a, W b, std::uint32_t (&k)[4]) {
+        k[0] = __byte_perm(a.x, b.x, 0x5410);
+        k[1] = __byte_perm(a.x, b.x, 0x7632);
+        k[2] = __byte_perm(a.y, b.y, 0x5410);
+        k[3] = __byte_perm(a.y, b.y, 0x7632);
+    }
+    __device__ static void words(const std::uint32_t (&m)[4], W& a, W& b) {
+        a = {__byte_perm(m[0], m[1], 0x5410), __byte_perm(m[2], m[3], 0x5410)};
+        b = {__byte_perm(m[0], m[1], 0x7632), __byte_perm(m[2], m[3], 0x7632)};
+    }
+    __device__ static W fill(std::uint32_t v) { return {(v & 0xFFFFu) * 0x10001u, (v & 0xFFFFu) * 0x10001u}; }
+    __device__ static W gather(const std::uint16_t* row, const int (&sx)[4], std::uint32_t outside) {
+        std::uint32_t p[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) p[q] = sx[q] < 0 ? outside & 0xFFFFu : row[sx[q]];
+        return {p[0] | p[1] << 16, p[2] | p[3] << 16};
+    }
+    __device__ static std::uint16_t pixel(W w, int q) {
+        return static_cast<std::uint16_t>((q < 2 ? w.x : w.y) >> (16 * (q & 1)));
+    }
+};
+
+// The four packed medians of this lane's output columns from its columns' sorted rows: the
+// columns either side and the first pair from the lanes beside it.
+__device__ __forceinline__ void row_medians(const std::uint32_t (&col)[4][5], std::uint32_t (&m)[4]) {
+    std::uint32_t c[8][5];
+#pragma unroll
+    for (int r = 0; r < 5; ++r) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) c[2 + j][r] = col[j][r];
+        c[0][r] = __shfl_up_sync(~0u, col[2][r], 1);
+        c[6][r] = __shfl_down_sync(~0u, col[0][r], 1);
+        c[7][r] = __shfl_down_sync(~0u, col[1][r], 1);
+    }
+    std::uint32_t p12[10], p34[10], p56[10];
+    Net::pair(c[3], c[4], p34);
+    Net::pair(c[5], c[6], p56);
+#pragma unroll
+    for (int r = 0; r < 10; ++r) p12[r] = __shfl_up_sync(~0u, p56[r], 1);
+    Net::medians(c, p12, p34, p56, m);
+}
+
+// The strips of the grid's rows of blocks: `head` rows of blocks of `first` rows a strip, then
+// rows of blocks of `last` rows. Blocks start in order, so the short strips run last and the
+// GPU's last blocks end close together.
+struct Strips {
+    int first, head, last;  // rows (even)
+};
+
+// Output rows y0 .. y0 + n - 1 (n even) of the upper half and `half` rows further down, of the
+// column group whose first output column is x + 4 (x: lane 0's word), in this plane.
+template <class T, bool kInside>
+__device__ __forceinline__ void segment(const PlanesArgs& a, const char* plane, char* out_plane, int x, int ya,
+                                        int yb, int n) {
+    using WordT = Word<T>;
+    using W = typename WordT::W;
+    const int lane = threadIdx.x & 31;
+    x += 4 * lane;
+    const bool stores = lane >= 1 && lane <= 30;
+    // A word past a side of the image, or reaching past its right edge, gathers its four
+    // pixels through the border; -1 for the constant.
+    const bool plain = kInside || (x >= 0 && x + 4 <= a.width);
+    int sx[4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) sx[q] = plain ? 0 : static_cast<int>(border_index(x + q, a.width, a.border));
+    auto word = [&](int y) -> W {
+        std::int64_t sy = y;
+        if (!kInside && static_cast<unsigned>(y) >= static_cast<unsigned>(a.height)) {
+            sy = border_index(y, a.height, a.border);
+            if (sy < 0) return WordT::fill(a.outside_key);
+        }
+        const T* row = reinterpret_cast<const T*>(plane + sy * a.src_pitch);
+        if (plain) return *reinterpret_cast<const W*>(row + x);
+        return WordT::gather(row, sx, a.outside_key);
+    };
+    auto store = [&](int y, W w) {
+        if (!stores || (!kInside && (y >= a.height || x >= a.width))) return;
+        T* row = reinterpret_cast<T*>(out_plane + static_cast<std::int64_t>(y) * a.dst_pitch);
+        if (kInside || x + 4 <= a.width) {
+            *reinterpret_cast<W*>(row + x) = w;
+        } else {
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+                if (x + q < a.width) row[x + q] = WordT::pixel(w, q);
+        }
+    };
+    auto keys = [&](int y, std::uint32_t (&k)[4]) { WordT::keys(word(ya + y), word(yb + y), k); };
+
+    // A step outputs rows y and y + 1 of each strip from rows y - 2 .. y + 3. Carried per
+    // column: row y - 2, rows y - 1 and y sorted, row y, row y + 1. The next step's rows are
+    // loaded before this step's networks.
+    std::uint32_t r0[4], pair[4][2], ry[4], r3[4];
+    {
+        std::uint32_t k1[4];
+        keys(-2, r0);
+        keys(-1, k1);
+        keys(0, ry);
+        keys(1, r3);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) Net::sort2(k1[j], ry[j], pair[j]);
+    }
+    W na4 = word(ya + 2), nb4 = word(yb + 2), na5 = word(ya + 3), nb5 = word(yb + 3);
+    const char* next = plane + (ya + 4) * a.src_pitch + x * static_cast<int>(sizeof(T));
+    const std::int64_t to_b = (yb - ya) * a.src_pitch;
+#pragma unroll 1
+    for (int i = 0; i < n; i += 2) {
+        std::uint32_t k4[4], k5[4];
+        WordT::keys(na4, nb4, k4);
+        WordT::keys(na5, nb5, k5);
+        if (i + 2 < n) {
+            if constexpr (kInside) {  // rows a pitch apart from a pointer that steps
+                na4 = *reinterpret_cast<const W*>(next);
+                nb4 = *reinterpret_cast<const W*>(next + to_b);
+                na5 = *reinterpret_cast<const W*>(next + a.src_pitch);
+                nb5 = *reinterpret_cast<const W*>(next + to_b + a.src_pitch);
+                next += 2 * a.src_pitch;
+            } else {
+                na4 = word(ya + i + 4);
+                nb4 = word(yb + i + 4);
+                na5 = word(ya + i + 5);
+                nb5 = word(yb + i + 5);
+            }
+        }
+        std::uint32_t c0[4][5], c1[4][5];  // the columns of output rows y and y + 1
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            std::uint32_t q[2], s4[4];
+            Net::sort2(r3[j], k4[j], q);
+            Net::core4(pair[j], q, s4);
+            Net::insert(r0[j], s4, c0[j]);
+            Net::insert(k5[j], s4, c1[j]);
+            r0[j] = ry[j];
+            pair[j][0] = q[0];
+            pair[j][1] = q[1];
+            ry[j] = k4[j];
+            r3[j] = k5[j];
+        }
+        std::uint32_t m[4];
+        W wa, wb;
+        row_medians(c0, m);
+        WordT::words(m, wa, wb);
+        store(ya + i, wa);
+        store(yb + i, wb);
+        row_medians(c1, m);
+        WordT::words(m, wa, wb);
+        store(ya + i + 1, wa);
+        store(yb + i + 1, wb);
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(32 * kWarps, kMinBlocks) median5x5(const __grid_constant__ PlanesArgs a, Strips strips) {
+    const int by = blockIdx.y;
+    const int n = by < strips.head ? strips.first : strips.last;
+    const int ya = by < strips.head ? 2 * by * strips.first : 2 * (strips.head * strips.first + (by - strips.head) * strips.last);
+    const int x = (blockIdx.x * kWarps + (threadIdx.x >> 5)) * kWarpCols - 4;  // lane 0's word
+    const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
+    char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
+    // Warps whose words and rows all lie in the image load and store without tests.
+    if (x >= 0 && x + 32 * 4 <= a.width && ya >= 2 && ya + 2 * n + 2 <= a.height)
+        segment<T, true>(a, plane, out_plane, x, ya, ya + n, n);
+    else if (x + 4 < a.width)
+        segment<T, false>(a, plane, out_plane, x, ya, ya + n, n);
+}
+
+}  // namespace
+
+bool serves(PixelType type, const PlanesArgs& a) {
+    if (type != PixelType::u8 && type != PixelType::u16) return false;
+    const std::int64_t word = type == PixelType::u8 ? 4 : 8;  // bytes of four pixels
+    auto aligned = [&](std::int64_t v) { return v % word == 0; };
+    return aligned(reinterpret_cast<std::intptr_t>(a.src)) && aligned(a.src_pitch) && aligned(a.src_plane_stride) &&
+           aligned(reinterpret_cast<std::intptr_t>(a.dst)) && aligned(a.dst_pitch) && aligned(a.dst_plane_stride);
+}
+
+// The strips for planes of this height: a grid of about kWaves waves of the GPU's resident
+// blocks, its last rows of blocks (kLastShare of the rows) with strips of kLastStrip rows.
+Strips strips_for(const PlanesArgs& a, int sms, int blocks) {
+    const std::int64_t columns = (a.width + kWarps * kWarpCols - 1) / (kWarps * kWarpCols);
+    const std::int64_t slots = std::max<std::int64_t>(1, std::int64_t{sms} * blocks * kWaves / (columns * a.planes));
+    Strips s{};
+    s.last = kLastStrip;
+    const int last_rows = static_cast<int>(a.height * kLastShare) / (2 * s.last) * (2 * s.last);
+    std::int64_t first = std::max<std::int64_t>(kMinStrip, (a.height + 2 * slots - 1) / (2 * slots));
+    s.first = static_cast<int>(first + first % 2);
+    s.head = (a.height - last_rows + 2 * s.first - 1) / (2 * s.first);
+    return s;
+}
+
+template <class T>
+cudaError_t launch_type(const PlanesArgs& a, cudaStream_t stream) {
+    int device = 0, sms = 0, blocks = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, median5x5<T>, 32 * kWarps, 0);
+    if (e != cudaSuccess) return e;
+    const Strips strips = strips_for(a, sms, std::max(blocks, 1));
+    const std::int64_t head_rows = std::int64_t{2} * strips.head * strips.first;
+    const std::int64_t rows = strips.head + std::max<std::int64_t>(0, (a.height - head_rows + 2 * strips.last - 1) / (2 * strips.last));
+    if (rows > 65535) return cudaErrorInvalidConfiguration;
+    const dim3 grid(static_cast<unsigned>((a.width + kWarps * kWarpCols - 1) / (kWarps * kWarpCols)), static_cast<unsigned>(rows), a.planes);
+    median5x5<T><<<grid, 32 * kWarps, 0, stream>>>(a, strips);
+    return cudaGetLastError();
+}
+
+cudaError_t launch(PixelType type, const PlanesArgs& a, cudaStream_t stream) {
+    if (!serves(type, a)) return cudaErrorInvalidValue;
+    return type == PixelType::u8 ? launch_type<std::uint8_t>(a, stream) : launch_type<std::uint16_t>(a, stream);
+}
+
+}  // namespace fastmedian::kernels::stream5
