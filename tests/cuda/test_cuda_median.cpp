@@ -262,7 +262,7 @@ TEST_F(CudaMedian, U8Square3StripsAndWordsEveryBorder) {
 }
 
 // u8 and u16 5x5 on aligned rows at least 2880 pixels wide stream down strips of rows (the
-// grid's last ones 2 rows high), 120 columns a warp, with words of four pixels gathered through
+// grid's last ones 4 rows high), 120 columns a warp, with words of four pixels gathered through
 // the border at the image's sides and rows through it at its top and bottom: widths either side
 // of the warps' and words' multiples, heights from one row to both kinds of strip, tie-heavy and
 // full-range values, two planes.
