@@ -14,6 +14,7 @@
 #include "median_args.cuh"
 #include "generated/median_tiled/squares.cuh"
 #include "median_lanes.cuh"
+#include "float_keys.cuh"
 #include "order_key.cuh"
 
 namespace fastmedian::kernels::tiled {
@@ -30,25 +31,8 @@ template <class T> struct TileKey : OrderKey<T> {
     using Lanes = PackedLanes;
     __device__ static std::uint32_t from_order_key(std::uint32_t key) { return key; }
 };
-template <> struct TileKey<float> {
+template <> struct TileKey<float> : SignedFloatKey {
     using Lanes = SignedLanes;
-    static constexpr std::uint32_t kPlainMax = 0x7F800000u;  // +Inf: bits up to it are keys
-    // In three instructions: max.NaN makes every NaN the canonical 0x7FFFFFFF, the largest
-    // key; negative values flip their magnitude bits.
-    __device__ static std::uint32_t to_key(std::uint32_t bits) {
-        float canonical;
-        asm("max.NaN.f32 %0, %1, 0fFF800000;" : "=f"(canonical) : "f"(__uint_as_float(bits)));
-        const std::uint32_t c = __float_as_uint(canonical);
-        return c ^ (static_cast<std::uint32_t>(static_cast<std::int32_t>(c) >> 31) & 0x7FFFFFFFu);
-    }
-    __device__ static std::uint32_t to_key(float v) { return to_key(__float_as_uint(v)); }
-    // In three: the flip back, and a signed min that takes the NaN key to 0x7FC00000.
-    __device__ static float from_key(std::uint32_t key) {
-        const std::uint32_t bits =
-            key ^ (static_cast<std::uint32_t>(static_cast<std::int32_t>(key) >> 31) & 0x7FFFFFFFu);
-        return __int_as_float(min(static_cast<std::int32_t>(bits), static_cast<std::int32_t>(kQuietNaNBits)));
-    }
-    __device__ static std::uint32_t from_order_key(std::uint32_t key) { return key ^ 0x80000000u; }
 };
 
 // Whether all of a thread's f32 words lie in +0..+Inf, where bits and keys are the same.
@@ -74,26 +58,6 @@ __device__ __forceinline__ void float_bits_to_keys(std::uint32_t (&words)[N][M])
             for (int j = 0; j < M; ++j) words[i][j] = TileKey<float>::to_key(words[i][j]);
     }
 }
-
-// f32 planes whose values are whole numbers 0..65535 (8- and 16-bit images made 32-bit, as
-// Fiji's "32-bit" does) can run the packed networks, two outputs per min/max as u16 does, with
-// those numbers as 16-bit keys. v + 2^23 rounds v to a whole number w and, for |w| < 2^23, holds
-// it as the bits 0x4B000000 + w: key() takes w as the key, and records in `inexact` the bits in
-// which v and w differ (a fraction, -0, a denormal, NaN) and in `top` the largest key (past
-// 0xFFFF for negatives, 65536 and up, infinities and NaN).
-struct WholeFloatKey {
-    static constexpr float kMagic = 8388608.0f;  // 2^23
-    static constexpr std::uint32_t kMagicBits = 0x4B000000u;
-    __device__ static std::uint32_t key(float v, std::uint32_t& inexact, std::uint32_t& top) {
-        const float m = __fadd_rn(v, kMagic);
-        const std::uint32_t k = __float_as_uint(m) - kMagicBits;
-        inexact |= __float_as_uint(__fsub_rn(m, kMagic)) ^ __float_as_uint(v);
-        top = max(top, k);
-        return k;
-    }
-    __device__ static bool whole(std::uint32_t inexact, std::uint32_t top) { return inexact == 0 && top <= 0xFFFFu; }
-    __device__ static float from_key(std::uint32_t key) { return __fsub_rn(__uint_as_float(kMagicBits | key), kMagic); }
-};
 
 // Where the 16-bit launch of an f32 plane (launch_whole_floats) wrote its blocks' outputs: the
 // 32-bit launch then skips the blocks that lie in one marked 1.

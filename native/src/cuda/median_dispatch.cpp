@@ -61,8 +61,6 @@ std::size_t ranked_scratch_bytes(PixelType type, int width, int height) {
                                   : kernels::ranked_scratch_bytes_u16(width, height);
 }
 
-constexpr int kStream5MinWidth = 2880;
-
 // Which kernel family serves a window, type and plane size: one choice for the launch and for
 // the scratch the plane pipeline sets aside for it.
 enum class Path { stream3, stream5, tiled, column_network, network, histogram_u8, ranked, histogram_u16, bisect };
@@ -72,11 +70,12 @@ Path median_path(const Footprint& fp, PixelType type, const kernels::PlanesArgs&
     // networks at 2048^2 to 8192^2 (+4%, +2%, +14% on the H200).
     if (fp.square() && fp.radius_y == 1 && type == PixelType::u8 && kernels::stream3::serves(planes))
         return Path::stream3;
-    // u8 and u16 5x5 on word-aligned rows at least 2880 pixels wide: streaming down strips,
-    // sorted columns shared between lanes. H100, against the tiled networks: 1.03 / 1.06 (u8 /
-    // u16) at 2896^2, 1.17 / 1.13 at 4096^2, 1.30 / 1.27 at 8192^2; narrower, where a warp's 120
-    // columns fit the rows worse, 0.80 / 0.78 at 2048^2, 0.96 / 0.95 with four such planes.
-    if (fp.square() && fp.radius_y == 2 && planes.width >= kStream5MinWidth && kernels::stream5::serves(type, planes))
+    // 5x5 on rows of whole words (four pixels) wide enough: streaming down strips, sorted
+    // columns shared between lanes. H100, streaming / tiled at 2048^2, 2560^2, 2896^2, 4096^2:
+    // u8 0.89, 0.98, 1.08, 1.18; u16 0.87, 1.00, 1.14, 1.18; f32 of whole numbers 1.35, 1.34, 1.43,
+    // 1.45 and with fractions 1.01, 1.01, 1.07, 1.17 (bench/results/gpu-median-h100-2026-11-26-stream5.md).
+    if (fp.square() && fp.radius_y == 2 && planes.width >= (type == PixelType::f32 ? 2048 : 2880) &&
+        kernels::stream5::serves(type, planes))
         return Path::stream5;
     // Squares 3 to 21: hierarchical tiling, a tile of outputs per thread.
     if (tiled_serves(fp, type, planes)) return Path::tiled;
