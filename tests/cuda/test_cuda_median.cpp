@@ -261,58 +261,61 @@ TEST_F(CudaMedian, U8Square3StripsAndWordsEveryBorder) {
             }
 }
 
-// u8 and u16 5x5 on word-aligned rows at least 2880 pixels wide stream down strips of rows (the
-// grid's last ones 4 rows high), 120 columns a warp, with words of four pixels gathered through
-// the border at the image's sides and rows through it at its top and bottom: widths either side
-// of the warps' and words' multiples, heights from one row to both kinds of strip, tie-heavy and
-// full-range values, two planes.
-TEST_F(CudaMedian, Square5StreamStripsAndWordsEveryBorder) {
-    const std::pair<int, int> shapes[] = {{2880, 1}, {2881, 2}, {2883, 3}, {2999, 5}, {3000, 18}, {3121, 101}};
+// u8 and u16 5x5 and 7x7 on word-aligned rows wide enough (from 2880 and 3584 pixels) stream
+// down strips of rows (the grid's last ones shorter), 120 columns a warp, with words of four
+// pixels gathered through the border at the image's sides and rows through it at its top and
+// bottom: widths either side of the warps' and words' multiples, heights from one row to both
+// kinds of strip, tie-heavy and full-range values, two planes.
+TEST_F(CudaMedian, Square5And7StreamStripsAndWordsEveryBorder) {
+    const std::pair<int, int> shapes[] = {{3584, 1}, {3585, 2}, {3587, 3}, {3599, 5}, {3600, 18}, {3721, 101}};
     std::uint32_t seed = 9300;
-    for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16})
-        for (fm::Border b : kAllBorders)
-            for (auto [w, h] : shapes)
-                for (int span : {2, 0}) {
-                    Stack src(t, w, h, 2);
-                    fmtest::fill_random(src, seed++, span);
-                    expect_cuda_equals_cpu(src, fm::Window::square(5), b, 9.0,
-                                           label(t, b, fm::Window::square(5)) + " on " + std::to_string(w) + "x" +
-                                               std::to_string(h) + " span " + std::to_string(span));
-                }
+    for (int k : {5, 7})
+        for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16})
+            for (fm::Border b : kAllBorders)
+                for (auto [w, h] : shapes)
+                    for (int span : {2, 0}) {
+                        Stack src(t, w, h, 2);
+                        fmtest::fill_random(src, seed++, span);
+                        expect_cuda_equals_cpu(src, fm::Window::square(k), b, 9.0,
+                                               label(t, b, fm::Window::square(k)) + " on " + std::to_string(w) + "x" +
+                                                   std::to_string(h) + " span " + std::to_string(span));
+                    }
 }
 
-// f32 5x5 on the same streaming kernel: warps run on 16-bit keys while their pixels are whole
-// numbers 0..65535 and hand the rest of their rows to 32-bit keys from the first step that
-// meets another value (a fraction, -0, 65536, a negative, NaN, Inf, a denormal), or a constant
-// border that is not such a number: images of whole numbers, with a few others among them, with
-// fractions and specials throughout, and with ties.
-TEST_F(CudaMedian, F32Square5StreamWholeNumbersAndTheRest) {
-    const std::pair<int, int> shapes[] = {{2051, 7}, {2880, 1}, {2883, 3}, {2999, 5}, {3121, 101}};
+// f32 5x5 and 7x7 on the same streaming kernels: warps run on 16-bit keys while their pixels
+// are whole numbers 0..65535 and hand the rest of their rows to 32-bit keys from the first
+// step that meets another value (a fraction, -0, 65536, a negative, NaN, Inf, a denormal), or a
+// constant border that is not such a number: images of whole numbers, with a few others among
+// them, with fractions and specials throughout, and with ties.
+TEST_F(CudaMedian, F32Square5And7StreamWholeNumbersAndTheRest) {
+    const std::pair<int, int> shapes[] = {{2563, 7}, {2880, 1}, {2883, 3}, {2999, 5}, {3121, 101}};
     const float others[] = {0.5f, -0.0f, 65536.0f, 65535.5f, -1.0f, std::numeric_limits<float>::quiet_NaN(),
                             std::numeric_limits<float>::infinity(), 1e-40f};
     std::uint32_t seed = 9500;
-    for (fm::Border b : kAllBorders)
-        for (auto [w, h] : shapes)
-            for (int kind = 0; kind < 4; ++kind) {
-                Stack src(fm::PixelType::f32, w, h, 2);
-                std::mt19937 rng(seed++);
-                if (kind < 2) {
-                    for (std::int64_t z = 0; z < src.planes; ++z)
-                        for (std::int64_t y = 0; y < src.height; ++y)
-                            for (std::int64_t x = 0; x < src.width; ++x) {
-                                float v = static_cast<float>(rng() % 65536);
-                                if (kind == 1 && rng() % 3000 == 0) v = others[rng() % 8];
-                                src.at<float>(z, y, x) = v;
-                            }
-                } else {
-                    fmtest::fill_random(src, seed, kind == 2 ? 0 : 4);
-                    if (kind == 2) fmtest::add_specials(src, seed, 0.01);
+    for (int k : {5, 7})
+        for (fm::Border b : kAllBorders)
+            for (auto [w, h] : shapes)
+                for (int kind = 0; kind < 4; ++kind) {
+                    Stack src(fm::PixelType::f32, w, h, 2);
+                    std::mt19937 rng(seed++);
+                    if (kind < 2) {
+                        for (std::int64_t z = 0; z < src.planes; ++z)
+                            for (std::int64_t y = 0; y < src.height; ++y)
+                                for (std::int64_t x = 0; x < src.width; ++x) {
+                                    float v = static_cast<float>(rng() % 65536);
+                                    if (kind == 1 && rng() % 3000 == 0) v = others[rng() % 8];
+                                    src.at<float>(z, y, x) = v;
+                                }
+                    } else {
+                        fmtest::fill_random(src, seed, kind == 2 ? 0 : 4);
+                        if (kind == 2) fmtest::add_specials(src, seed, 0.01);
+                    }
+                    const double cval = (w + kind) % 2 ? 9.0 : 2.5;
+                    expect_cuda_equals_cpu(src, fm::Window::square(k), b, cval,
+                                           label(fm::PixelType::f32, b, fm::Window::square(k)) + " on " +
+                                               std::to_string(w) + "x" + std::to_string(h) + " kind " +
+                                               std::to_string(kind));
                 }
-                const double cval = (w + kind) % 2 ? 9.0 : 2.5;
-                expect_cuda_equals_cpu(src, fm::Window::square(5), b, cval,
-                                       label(fm::PixelType::f32, b, fm::Window::square(5)) + " on " + std::to_string(w) +
-                                           "x" + std::to_string(h) + " kind " + std::to_string(kind));
-            }
 }
 
 // The tiled kernels keep floats in +0..+Inf as their own keys: a thread whose values all lie

@@ -89,7 +89,7 @@ struct Network {
         p[9] = t3;
     }
 
-    // The medians of output columns 0..3 from the sorted columns c[0..7] (columns -2..5; those of the pairs are not read) and the pairs p12, p34, p56 (columns 1..2, 3..4, 5..6 of c merged): 112 min/max.
+    // The medians of output columns 0..3 from the sorted columns c[0..7] (columns -2..5; only those outside the pairs are read) and the pairs p12, p34, p56 (columns 1..2, 3..4, 5..6 of c merged): 112 min/max.
     __device__ __forceinline__ static void medians(const std::uint32_t (&c)[8][5], const std::uint32_t (&p12)[10], const std::uint32_t (&p34)[10], const std::uint32_t (&p56)[10], std::uint32_t (&m)[4]) {
         const std::uint32_t t0 = L::hi(p34[0], p12[0]);
         const std::uint32_t t1 = L::lo(p34[8], p12[8]);

@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "median3x3_stream.cuh"
-#include "median5x5_stream.cuh"
 #include "median_bisect.cuh"
 #include "median_column_network.cuh"
 #include "median_histogram.cuh"
 #include "median_network.cuh"
 #include "median_ranks.cuh"
+#include "median_stream.cuh"
 #include "median_tiled.cuh"
 
 namespace fastmedian::detail {
@@ -49,6 +49,24 @@ bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs
     return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type != PixelType::u8 || k <= 15);
 }
 
+// 5x5 and 7x7 squares the streaming kernels serve, sharing sorted columns between lanes: rows
+// of whole words, wide enough that a warp's 120 columns fit them well and the grid is several
+// waves. H100, streaming / tiled at 2048^2, 2560^2, 2896^2, 4096^2
+// (bench/results/gpu-median-h100-2026-11-26-stream5.md):
+//   5x5: u8 0.89, 0.98, 1.08, 1.18; u16 0.87, 1.00, 1.14, 1.18; f32 of whole numbers 1.35,
+//        1.34, 1.43, 1.45 and with fractions 1.01, 1.01, 1.07, 1.17;
+//   7x7: u8 0.71, 0.96, 1.03, 1.09; u16 0.73, 0.99, 0.99, 1.07 (3072^2: 1.01, 0.96); f32 of whole
+//        numbers 1.13, 1.31, 1.31, 1.36 and with fractions 0.74, 0.95, 0.96, 1.08.
+bool stream_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
+    if (!fp.square() || !kernels::stream::serves(type, planes)) return false;
+    const bool f32 = type == PixelType::f32;
+    switch (fp.radius_y) {
+        case 2: return planes.width >= (f32 ? 2048 : 2880);
+        case 3: return planes.width >= (f32 ? 2560 : 3584);
+        default: return false;
+    }
+}
+
 // The sliding histograms' counts are 16-bit; u16 and f32 keys go through dense ranks where a
 // plane's keys fit the ranks' scratch (CUB counts them in int).
 bool histogram_serves(const Footprint& fp) { return fp.count <= kernels::kHistogramMaxCount; }
@@ -63,20 +81,15 @@ std::size_t ranked_scratch_bytes(PixelType type, int width, int height) {
 
 // Which kernel family serves a window, type and plane size: one choice for the launch and for
 // the scratch the plane pipeline sets aside for it.
-enum class Path { stream3, stream5, tiled, column_network, network, histogram_u8, ranked, histogram_u16, bisect };
+enum class Path { stream3, stream, tiled, column_network, network, histogram_u8, ranked, histogram_u16, bisect };
 
 Path median_path(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     // u8 3x3 on 4-byte aligned rows: streaming down strips in registers, faster than the tiled
     // networks at 2048^2 to 8192^2 (+4%, +2%, +14% on the H200).
     if (fp.square() && fp.radius_y == 1 && type == PixelType::u8 && kernels::stream3::serves(planes))
         return Path::stream3;
-    // 5x5 on rows of whole words (four pixels) wide enough: streaming down strips, sorted
-    // columns shared between lanes. H100, streaming / tiled at 2048^2, 2560^2, 2896^2, 4096^2:
-    // u8 0.89, 0.98, 1.08, 1.18; u16 0.87, 1.00, 1.14, 1.18; f32 of whole numbers 1.35, 1.34, 1.43,
-    // 1.45 and with fractions 1.01, 1.01, 1.07, 1.17 (bench/results/gpu-median-h100-2026-11-26-stream5.md).
-    if (fp.square() && fp.radius_y == 2 && planes.width >= (type == PixelType::f32 ? 2048 : 2880) &&
-        kernels::stream5::serves(type, planes))
-        return Path::stream5;
+    // 5x5 and 7x7 on rows of whole words (four pixels) wide enough: streaming down strips.
+    if (stream_serves(fp, type, planes)) return Path::stream;
     // Squares 3 to 21: hierarchical tiling, a tile of outputs per thread.
     if (tiled_serves(fp, type, planes)) return Path::tiled;
     const int* hw = fp.half_width.data();
@@ -117,7 +130,9 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
     const kernels::RunsWindow w = runs_window(fp);
     switch (median_path(fp, type, planes)) {
         case Path::stream3: return kernels::stream3::launch(planes, stream);
-        case Path::stream5: return kernels::stream5::launch(type, planes, stream);
+        case Path::stream:
+            return fp.radius_y == 2 ? kernels::stream::launch_square5(type, planes, stream)
+                                    : kernels::stream::launch_square7(type, planes, stream);
         case Path::tiled: {
             const int k = 2 * fp.radius_y + 1;
             std::uint8_t* marks = kernels::tiled::takes_whole_marks(k, type)
