@@ -154,8 +154,8 @@ struct Strips {
 
 // Output rows ya .. ya + n - 1 (n even) and, with two strips, yb .. yb + n - 1, of the 120
 // columns from x + 4 (x: lane 0's word), in this plane. WholeF32Keys hands the rows from the
-// first step whose pixels (any lane's) are not all whole numbers 0..65535 to F32Keys, a strip
-// at a time: the rows before it needed only whole numbers.
+// first step whose pixels (any lane's) are not all whole numbers 0..65535 to F32Keys (f32_rows):
+// the rows before it needed only whole numbers.
 template <class Win, bool kInside>
 __device__ __noinline__ void f32_rows(const PlanesArgs& a, const char* plane, char* out_plane, int x0, int ya,
                                       int yb, int n);
