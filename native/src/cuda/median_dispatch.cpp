@@ -52,7 +52,7 @@ bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs
 // 5x5 and 7x7 squares the streaming kernels serve, sharing sorted columns between lanes: rows
 // of whole words, wide enough that a warp's 120 columns fit them well and the grid is several
 // waves. H100, streaming / tiled at 2048^2, 2560^2, 2896^2, 4096^2
-// (bench/results/gpu-median-h100-2026-11-26-stream5.md):
+// (bench/results/gpu-median-h100-2026-11-26-stream.md):
 //   5x5: u8 0.89, 0.98, 1.08, 1.18; u16 0.87, 1.00, 1.14, 1.18; f32 of whole numbers 1.35,
 //        1.34, 1.43, 1.45 and with fractions 1.01, 1.01, 1.07, 1.17;
 //   7x7: u8 0.71, 0.96, 1.03, 1.09; u16 0.73, 0.99, 0.99, 1.07 (3072^2: 1.01, 0.96); f32 of whole
