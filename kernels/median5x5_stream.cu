@@ -7,12 +7,13 @@ namespace fastmedian::kernels::stream {
 
 namespace {
 
-// Blocks of 4 warps, 4 an SM (111-128 registers; 5 spill and ran 3-8% slower, 2-warp blocks
-// within 1%); strips of at least 8 rows, the last ones 4 (H100, 4096^2: strips 6 to 12, last
-// strips 2 to 6 within 1%).
+// Blocks of one warp, 16 an SM (111-128 registers; fewer would spill: 4-warp blocks 5 an SM
+// ran 3-8% slower); strips of at least 8 rows, the last ones 4. H100, 4096^2, u8 / u16 / f32:
+// 378 / 358 / 296 against 367 / 346 / 293 for 4-warp blocks 4 an SM and 365 / 345 / 294 for
+// 2-warp blocks 8 an SM; strips 6 to 12 and last strips 2 to 6 within 2%.
 struct Window5 {
     static constexpr int kSize = 5;
-    static constexpr int kWarps = 4, kMinBlocks = 4, kMinStrip = 8, kLastStrip = 4;
+    static constexpr int kWarps = 1, kMinBlocks = 16, kMinStrip = 8, kLastStrip = 4;
 
     // Carried per column: row y - 2, rows y - 1 and y sorted, row y, row y + 1; and the four
     // rows y - 1 .. y + 2 both output rows share.
