@@ -53,8 +53,8 @@ bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs
 // of whole words, wide enough that a warp's 120 columns fit them well and the grid is several
 // waves. H100, streaming / tiled at 2048^2, 2560^2, 2896^2, 4096^2
 // (bench/results/gpu-median-h100-2026-11-26-stream.md):
-//   5x5: u8 0.89, 0.98, 1.08, 1.18; u16 0.87, 1.00, 1.14, 1.18; f32 of whole numbers 1.35,
-//        1.34, 1.43, 1.45 and with fractions 1.01, 1.01, 1.07, 1.17;
+//   5x5: u8 0.91, 1.01, 1.12, 1.20; u16 0.92, 1.01, 1.18, 1.20; f32 of whole numbers 1.38,
+//        1.38, 1.47, 1.48 and with fractions 1.04, 1.05, 1.10, 1.20;
 //   7x7: u8 0.71, 0.96, 1.03, 1.09; u16 0.73, 0.99, 0.99, 1.07 (3072^2: 1.01, 0.96); f32 of whole
 //        numbers 1.13, 1.31, 1.31, 1.36 and with fractions 0.74, 0.95, 0.96, 1.08.
 bool stream_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
