@@ -9,12 +9,14 @@ namespace fastmedian::kernels::stream3 {
 
 namespace {
 
-constexpr int kWarps = 4;                   // warps of a block, side by side
-// Blocks an SM holds (48 registers), and the waves of them a grid aims at, with strips of at
-// least kMinStrip rows, measured on the H200 (4096^2 and 8192^2, u8): fewer registers (63, 85)
-// ran 1-15% slower; a grid of one wave, whose blocks all load at once and then all compute,
-// 12-36% slower; strips of 2 rows, which load twice the rows they output, 4% slower.
-constexpr int kMinBlocks = 10;
+// Blocks of one warp, 32 an SM (the most an SM holds), and the waves of them a grid aims at,
+// with strips of at least kMinStrip rows. H100, 2048^2 / 4096^2 / 8192^2, against 4-warp
+// blocks 10 an SM: 373-381 / 642-650 / 851-852 against 366-367 / 624-628 / 844-845 (2-warp
+// blocks 20 an SM: 398-405 / 625-628 / 863-868). Measured on the H200 with 4-warp blocks: fewer
+// registers ran 1-15% slower; a grid of one wave, whose blocks all load at once and then all
+// compute, 12-36% slower; strips of 2 rows, which load twice the rows they output, 4% slower.
+constexpr int kWarps = 1;
+constexpr int kMinBlocks = 32;
 constexpr int kWaves = 8;
 constexpr int kMinStrip = 4;
 constexpr int kWarpCols = 4 * 30;           // output columns of a warp (lanes 1..30)
