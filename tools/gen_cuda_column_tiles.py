@@ -25,7 +25,7 @@ import random
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gen_cuda_tiled_medians import Graph  # noqa: E402
+from gen_cuda_tiled_medians import Graph, keep_median_ranks  # noqa: E402
 from median_windows import write_or_check_file  # noqa: E402
 
 OUT = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "median_column_tiles.cuh"
@@ -58,11 +58,8 @@ def column_network(n, t):
     outputs = []
 
     def descend(j0, j1, values, count, m):
-        # Keep the ranks that can still be the median of each output j0..j1, whose core is
-        # slots j1 .. j0 + n - 1.
-        a = len(values)
-        lo, hi = max(0, m - (count - a)), min(a - 1, m)
-        values, count, m = values[lo:hi + 1], count - lo - (a - 1 - hi), m - lo
+        # Outputs j0..j1, whose core is slots j1 .. j0 + n - 1.
+        values, count, m = keep_median_ranks(values, count, m)
         if j0 == j1:
             assert len(values) == 1 and count == 1
             outputs.append((j0, values[0]))

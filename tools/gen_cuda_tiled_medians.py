@@ -108,6 +108,15 @@ class Graph:
         return need
 
 
+def keep_median_ranks(values, n, m):
+    """Of a sorted list of a values out of n still undecided, with the median at rank m, the
+    values that can still be the median of every output sharing them (index i only if
+    m - (n - a) <= i <= m), with n and m adjusted to them."""
+    a = len(values)
+    lo, hi = max(0, m - (n - a)), min(a - 1, m)
+    return values[lo:hi + 1], n - lo - (a - 1 - hi), m - lo
+
+
 def tiled_network(k, tw, th):
     """The graph and the outputs [(x, y, value)] of a tw x th tile of k x k medians. Output
     (x, y) sees inputs (columns x..x+k-1, rows y..y+k-1) of the tile's (tw+k-1) x (th+k-1)."""
@@ -133,10 +142,7 @@ def tiled_network(k, tw, th):
     outputs = []
 
     def descend(x0, x1, y0, y1, values, n, m):
-        # Keep the ranks that can still be the median of each output in the set.
-        a = len(values)
-        lo, hi = max(0, m - (n - a)), min(a - 1, m)
-        values, n, m = values[lo:hi + 1], n - lo - (a - 1 - hi), m - lo
+        values, n, m = keep_median_ranks(values, n, m)
         if x0 == x1 and y0 == y1:
             assert len(values) == 1 and n == 1
             outputs.append((x0, y0, values[0]))
