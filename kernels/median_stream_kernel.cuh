@@ -150,16 +150,17 @@ struct F32Keys : Pixels<float> {
 // GPU's last blocks end close together.
 struct Strips {
     int first, head, last;  // rows (even)
+    int rows;               // rows of blocks in all
 };
+
+template <class Win, bool kInside>
+__device__ __noinline__ void f32_rows(const PlanesArgs& a, const char* plane, char* out_plane, int x0, int ya,
+                                      int yb, int n);
 
 // Output rows ya .. ya + n - 1 (n even) and, with two strips, yb .. yb + n - 1, of the 120
 // columns from x + 4 (x: lane 0's word), in this plane. WholeF32Keys hands the rows from the
 // first step whose pixels (any lane's) are not all whole numbers 0..65535 to F32Keys (f32_rows):
 // the rows before it needed only whole numbers.
-template <class Win, bool kInside>
-__device__ __noinline__ void f32_rows(const PlanesArgs& a, const char* plane, char* out_plane, int x0, int ya,
-                                      int yb, int n);
-
 template <class Win, class K, bool kInside>
 __device__ __forceinline__ void segment(const PlanesArgs& a, const char* plane, char* out_plane, const int x0,
                                         const int ya, const int yb, const int n) {
@@ -290,7 +291,6 @@ __device__ __noinline__ void f32_rows(const PlanesArgs& a, const char* plane, ch
     }
 }
 
-
 template <class Win, class K>
 __global__ void __launch_bounds__(32 * Win::kWarps, Win::kMinBlocks)
 median_stream(const __grid_constant__ PlanesArgs a, Strips strips) {
@@ -308,24 +308,28 @@ median_stream(const __grid_constant__ PlanesArgs a, Strips strips) {
         segment<Win, K, false>(a, plane, out_plane, x, ya, ya + n, n);
 }
 
+// Blocks side by side across a plane.
+template <class Win>
+std::int64_t block_columns(const PlanesArgs& a) {
+    return (a.width + Win::kWarps * kWarpCols - 1) / (Win::kWarps * kWarpCols);
+}
 
 // The strips for planes of this height: a grid of about kWaves waves of the GPU's resident
 // blocks, its last rows of blocks (kLastShare of the rows, at most 16384 rows of blocks) with
 // strips of Win::kLastStrip rows.
 template <class Win>
 Strips strips_for(const PlanesArgs& a, int sms) {
-    const std::int64_t columns = (a.width + Win::kWarps * kWarpCols - 1) / (Win::kWarps * kWarpCols);
     const std::int64_t slots =
-        std::max<std::int64_t>(1, std::int64_t{sms} * Win::kMinBlocks * kWaves / (columns * a.planes));
+        std::max<std::int64_t>(1, std::int64_t{sms} * Win::kMinBlocks * kWaves / (block_columns<Win>(a) * a.planes));
     Strips s{};
     s.last = Win::kLastStrip;
     const int last_rows = std::min(static_cast<int>(a.height * kLastShare), 16384 * 2 * s.last) / (2 * s.last) * (2 * s.last);
     std::int64_t first = std::max<std::int64_t>(Win::kMinStrip, (a.height + 2 * slots - 1) / (2 * slots));
     s.first = static_cast<int>(first + first % 2);
     s.head = (a.height - last_rows + 2 * s.first - 1) / (2 * s.first);
+    s.rows = s.head + std::max(0, (a.height - 2 * s.head * s.first + 2 * s.last - 1) / (2 * s.last));
     return s;
 }
-
 
 template <class Win, class K>
 cudaError_t launch_keys(const PlanesArgs& a, cudaStream_t stream) {
@@ -334,10 +338,8 @@ cudaError_t launch_keys(const PlanesArgs& a, cudaStream_t stream) {
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e != cudaSuccess) return e;
     const Strips strips = strips_for<Win>(a, sms);
-    const std::int64_t head_rows = std::int64_t{2} * strips.head * strips.first;
-    const std::int64_t rows = strips.head + std::max<std::int64_t>(0, (a.height - head_rows + 2 * strips.last - 1) / (2 * strips.last));
-    if (rows > 65535) return cudaErrorInvalidConfiguration;
-    const dim3 grid(static_cast<unsigned>((a.width + Win::kWarps * kWarpCols - 1) / (Win::kWarps * kWarpCols)), static_cast<unsigned>(rows), a.planes);
+    if (strips.rows > 65535) return cudaErrorInvalidConfiguration;
+    const dim3 grid(static_cast<unsigned>(block_columns<Win>(a)), static_cast<unsigned>(strips.rows), a.planes);
     median_stream<Win, K><<<grid, 32 * Win::kWarps, 0, stream>>>(a, strips);
     return cudaGetLastError();
 }
