@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 
@@ -52,6 +53,17 @@ std::string label(fm::PixelType t, fm::Border b, const fm::Window& w) {
     return std::string(fm::pixel_type_name(t)) + " " + fm::border_name(b) +
            (w.shape == fm::Window::Shape::square ? " k=" + std::to_string(w.size)
                                                  : " r=" + std::to_string(w.radius));
+}
+
+// Values that keep a float image off the 16-bit keys of whole numbers 0..65535.
+const float kNotWholeNumbers[] = {0.5f, -0.0f, 65536.0f, 65535.5f, -1.0f, std::numeric_limits<float>::quiet_NaN(),
+                                  std::numeric_limits<float>::infinity(), 1e-40f};
+
+// A whole number 0..65535 or, with `others`, one time in 3000 one of kNotWholeNumbers.
+float whole_number_or_other(std::mt19937& rng, bool others) {
+    float v = static_cast<float>(rng() % 65536);
+    if (others && rng() % 3000 == 0) v = kNotWholeNumbers[rng() % std::size(kNotWholeNumbers)];
+    return v;
 }
 
 }  // namespace
@@ -289,8 +301,6 @@ TEST_F(CudaMedian, Square5And7StreamStripsAndWordsEveryBorder) {
 // them, with fractions and specials throughout, and with ties.
 TEST_F(CudaMedian, F32Square5And7StreamWholeNumbersAndTheRest) {
     const std::pair<int, int> shapes[] = {{2563, 7}, {2880, 1}, {2883, 3}, {2999, 5}, {3121, 101}};
-    const float others[] = {0.5f, -0.0f, 65536.0f, 65535.5f, -1.0f, std::numeric_limits<float>::quiet_NaN(),
-                            std::numeric_limits<float>::infinity(), 1e-40f};
     std::uint32_t seed = 9500;
     for (int k : {5, 7})
         for (fm::Border b : kAllBorders)
@@ -301,11 +311,8 @@ TEST_F(CudaMedian, F32Square5And7StreamWholeNumbersAndTheRest) {
                     if (kind < 2) {
                         for (std::int64_t z = 0; z < src.planes; ++z)
                             for (std::int64_t y = 0; y < src.height; ++y)
-                                for (std::int64_t x = 0; x < src.width; ++x) {
-                                    float v = static_cast<float>(rng() % 65536);
-                                    if (kind == 1 && rng() % 3000 == 0) v = others[rng() % 8];
-                                    src.at<float>(z, y, x) = v;
-                                }
+                                for (std::int64_t x = 0; x < src.width; ++x)
+                                    src.at<float>(z, y, x) = whole_number_or_other(rng, kind == 1);
                     } else {
                         fmtest::fill_random(src, seed, kind == 2 ? 0 : 4);
                         if (kind == 2) fmtest::add_specials(src, seed, 0.01);
@@ -345,13 +352,11 @@ TEST_F(CudaMedian, NonNegativeFloatsAmongFewSpecials) {
 }
 
 // f32 blocks whose values are all whole numbers 0..65535 run the packed networks on 16-bit
-// keys; a block with any other value (a fraction, -0, 65536, a negative, NaN, a denormal), or
+// keys; a block with any other value (a fraction, -0, 65536, a negative, NaN, Inf, a denormal), or
 // under a constant border that is not such a number, is left to a second launch on 32-bit keys.
 // Images of whole numbers with a few other values mix both kinds of block; the third kind has
 // whole numbers on its left and +0, -0 and 1 on its right, so medians are -0 and +0 there.
 TEST_F(CudaMedian, WholeNumberFloatsAndTheOtherValuesAmongThem) {
-    const float others[] = {0.5f, -0.0f, 65536.0f, 65535.5f, -1.0f,
-                            std::numeric_limits<float>::quiet_NaN(), 1e-40f};
     std::uint32_t seed = 6000;
     for (fm::Border b : kAllBorders)
         for (int k : {3, 5, 7, 9, 11, 15, 21})
@@ -363,8 +368,7 @@ TEST_F(CudaMedian, WholeNumberFloatsAndTheOtherValuesAmongThem) {
                 std::mt19937 rng(seed++);
                 for (std::int64_t y = 0; y < src.height; ++y)
                     for (std::int64_t x = 0; x < src.width; ++x) {
-                        float v = static_cast<float>(rng() % 65536);
-                        if (kind == 1 && rng() % 3000 == 0) v = others[rng() % 7];
+                        float v = whole_number_or_other(rng, kind == 1);
                         if (kind == 2 && x >= src.width / 2) v = rng() % 3 == 0 ? 1.0f : (rng() % 2 ? 0.0f : -0.0f);
                         if (kind == 3) v = static_cast<float>(rng() % 4 * 21845);  // ties, and 65535
                         src.at<float>(0, y, x) = v;
