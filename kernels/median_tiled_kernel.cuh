@@ -131,6 +131,26 @@ __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint
     }
 }
 
+// The staged tile of a network's blocks. Staged columns start kLead columns left of the
+// block's first output (kLead >= R, a multiple of 4, so that interior blocks load 4 aligned
+// pixels at a time); the window of output x starts at staged column x + kLead - R. Staged
+// column c of row r lives at tile[r][c % TW][c / TW]: lane l's reads of column l * TW + c fall
+// on consecutive words. Networks of sorted columns (Net::kSortedRows) also keep, for each warp,
+// each staged column's rows that the warp's outputs share, sorted, in dynamic shared memory
+// laid out the same way: sorted[warp][i][c % TW][c / TW].
+template <class Net>
+struct TileShape {
+    static constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
+    static constexpr int kHalfW = 32 * TW;  // output columns of a warp (of one packed half)
+    static constexpr int kLead = (R + 3) / 4 * 4;
+    static constexpr int kShift = kLead - R;
+    static constexpr int kInCols = (kLead + kHalfW + R + 3) / 4 * 4;  // staged columns per half
+    static constexpr int kInRows = kWarps * TH + K - 1;
+    static constexpr int kQ = phase_words(kInCols, TW);
+    static constexpr int kSorted = Net::kSortedRows;
+    static constexpr std::size_t kSortedBytes = sizeof(std::uint32_t) * kWarps * kSorted * TW * kQ;
+};
+
 // L: the lanes. Packed for u8 and u16: each word holds two halves' keys, the block's 32 * TW
 // columns from x0 in its low 16 bits and the next 32 * TW in its high. Signed for f32 on
 // 32-bit keys. Packed for f32 is the 16-bit launch of launch_whole_floats: a block whose values
@@ -139,22 +159,15 @@ template <class Net, class T, class L>
 __global__ void __launch_bounds__(32 * kWarps,
                                   L::kCols == 2 ? Net::kMinBlocksPacked : Net::kMinBlocksScalar)
 median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ WholeBlocks whole) {
-    constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
-    constexpr int kHalfW = 32 * TW;              // output columns of a warp (of one packed half)
-    // Staged columns start kLead columns left of the block's first output (kLead >= R, a
-    // multiple of 4, so that interior blocks load 4 aligned pixels at a time); the window of
-    // output x starts at staged column x + kLead - R.
-    constexpr int kLead = (R + 3) / 4 * 4;
-    constexpr int kShift = kLead - R;
-    constexpr int kInCols = (kLead + kHalfW + R + 3) / 4 * 4;  // staged columns per half
-    constexpr int kInRows = kWarps * TH + K - 1;
-    constexpr int kQ = phase_words(kInCols, TW);
+    using Shape = TileShape<Net>;
+    constexpr int K = Shape::K, TW = Shape::TW, TH = Shape::TH, R = Shape::R, kHalfW = Shape::kHalfW;
+    constexpr int kLead = Shape::kLead, kShift = Shape::kShift, kInCols = Shape::kInCols;
+    constexpr int kInRows = Shape::kInRows, kQ = Shape::kQ, kSorted = Shape::kSorted;
     constexpr int kColSteps = (kInCols + 31) / 32;
     constexpr int kVecSteps = (kInCols / 4 + 31) / 32;
     constexpr bool kFloat = std::is_same_v<T, float>, kWholeFloats = kFloat && L::kCols == 2;
-    // Staged column c of row r lives at tile[r][c % TW][c / TW]: lane l's reads of column
-    // l * TW + c fall on consecutive words.
     __shared__ std::uint32_t tile[kInRows][TW][kQ];
+    extern __shared__ __align__(16) unsigned char sorted_columns[];
 
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int x0 = blockIdx.x * kHalfW * L::kCols, y0 = blockIdx.y * kWarps * TH;
@@ -319,13 +332,34 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
         __syncthreads();
     }
 
+    // Sorted columns: a job for each warp's rows and staged column, spread over the block.
+    using Sorted = std::uint32_t[kWarps][kSorted > 0 ? kSorted : 1][TW][kQ];
+    Sorted& sorted = *reinterpret_cast<Sorted*>(sorted_columns);
+    if constexpr (kSorted > 0) {
+        for (int job = threadIdx.x; job < kWarps * kInCols; job += 32 * kWarps) {
+            const int w = job / kInCols, c = job % kInCols;
+            std::uint32_t v[kSorted];
+#pragma unroll
+            for (int i = 0; i < kSorted; ++i) v[i] = tile[w * TH + TH - 1 + i][c % TW][c / TW];
+            Net::template sort_column<L>(v);
+#pragma unroll
+            for (int i = 0; i < kSorted; ++i) sorted[w][i][c % TW][c / TW] = v[i];
+        }
+        __syncthreads();
+    }
+
     if (ox >= a.width || oy >= a.height) return;  // the packed half to the right is outside too
     auto in = [&](int c, int r) {
         return tile[warp * TH + r][(c + kShift) % TW][lane + (c + kShift) / TW];
     };
     std::uint32_t keys[TH][TW];
     auto out = [&](int x, int y, std::uint32_t k) { keys[y][x] = k; };
-    Net::template run<L>(in, out);
+    if constexpr (kSorted > 0) {
+        auto col = [&](int c, int i) { return sorted[warp][i][(c + kShift) % TW][lane + (c + kShift) / TW]; };
+        Net::template run<L>(in, col, out);
+    } else {
+        Net::template run<L>(in, out);
+    }
 
     char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
     using Key = std::conditional_t<kWholeFloats, WholeFloatKey, TileKey<T>>;
@@ -367,7 +401,13 @@ template <class Net, class T, class L>
 cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStream_t stream) {
     const dim3 grid = grid_for<Net, L>(a);
     if (grid.y > 65535) return cudaErrorInvalidConfiguration;
-    median_tiled<Net, T, L><<<grid, 32 * kWarps, 0, stream>>>(a, whole);
+    constexpr std::size_t kSortedBytes = TileShape<Net>::kSortedBytes;
+    if constexpr (kSortedBytes > 0) {
+        const cudaError_t e = cudaFuncSetAttribute(median_tiled<Net, T, L>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   static_cast<int>(kSortedBytes));
+        if (e != cudaSuccess) return e;
+    }
+    median_tiled<Net, T, L><<<grid, 32 * kWarps, kSortedBytes, stream>>>(a, whole);
     return cudaGetLastError();
 }
 

@@ -23,6 +23,9 @@ set's core, the rectangle of inputs their windows share. The network:
      a values out of n still undecided with the median at rank m, index i can be the median
      only if m - (n - a) <= i <= m; the others are dropped and the rank and count adjusted;
   4. recurses down to single outputs, whose list is then the median.
+For the sizes in SORTED_COLUMNS the kernel sorts each column's rows that the tile's outputs all
+share before the network runs (once for all the threads of a warp that read that column), and
+step 1 merges those sorted columns instead of sorting them.
 Merges are Batcher's odd-even merges; operations that no output depends on are left out, so
 a merge whose outputs are mostly dropped costs only what the kept ranks need. The code calls
 L::lo / L::hi, so one network serves 32-bit keys and packed u16x2 lanes. Every network is
@@ -53,6 +56,20 @@ SCALAR_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 
 # 9x9 at 2: +12% / +15% / +23%) and for f32 at 11x11 and 15x15 (2: +20%, +10%). Packed
 # 11x11 and 15x15 need their registers (2 blocks: -44%, -23%); so does 21x21.
 MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2), 21: (1, 1)}
+# Window sizes whose networks take sorted columns: the kernel first sorts, once for each warp's
+# TH output rows, the K - TH + 1 rows of every staged column that those rows' windows share
+# (col(c, i): the i-th smallest), and the network merges those instead of sorting the columns
+# of its tile itself. Min/max per output, sorts included (each about 1/TH of a column's sort an
+# output), against the tile's own: 7x7 118 + 12 against 148, 9x9 194 + 19 against 232, 11x11
+# 278 + 31 against 348, 15x15 630 + 53 against 868, 21x21 1425 + 97 against 2007. H100, u8 /
+# u16 / f32 Gpix/s before and after (bench/results/gpu-median-h100-2026-11-26-sorted-columns.md):
+# 4096^2 9x9 109 / 111 / 71 -> 112 / 112 / 75, 11x11 66 / 65 / 47.5 -> 73 / 72 / 49.6, 15x15 27.5 /
+# 26.4 / 22.8 -> 36.4 / 35.9 / 30.5, u16 and f32 21x21 4.6 / 4.3 -> 6.2 / 5.2; 2048^2 7x7 149 /
+# 149 / 89 -> 162 / 157 / 94. 5x5 (59 + 6 against 69) ran 3-5% slower at 2048^2 and stays out.
+# For packed lanes (u8, u16, f32 of whole numbers) and for 32-bit lanes (f32): 11x11's 32-bit
+# blocks, 2 an SM, would not both fit in shared memory with their sorted columns (122 KB a
+# block), and 1 an SM ran 11% slower on fractions at 4096^2 (36.1 -> 32.1).
+SORTED_COLUMNS = ({7, 9, 11, 15, 21}, {7, 9, 15, 21})
 # f32 squares from this size up try the packed networks on whole numbers 0..65535 first
 # (median_tiled_kernel.cuh, launch_whole_floats); the smallest packed block bounds the marks.
 WHOLE_FLOATS_FROM = 5
@@ -117,11 +134,14 @@ def keep_median_ranks(values, n, m):
     return values[lo:hi + 1], n - lo - (a - 1 - hi), m - lo
 
 
-def tiled_network(k, tw, th):
+def tiled_network(k, tw, th, sorted_columns=False):
     """The graph and the outputs [(x, y, value)] of a tw x th tile of k x k medians. Output
-    (x, y) sees inputs (columns x..x+k-1, rows y..y+k-1) of the tile's (tw+k-1) x (th+k-1)."""
+    (x, y) sees inputs (columns x..x+k-1, rows y..y+k-1) of the tile's (tw+k-1) x (th+k-1).
+    With sorted_columns, each column's rows th-1..k-1 (those all outputs share) come sorted, as
+    values ("col", c, i), and a column's list that holds them merges the others into them."""
     g = Graph()
     memo = {}
+    shared = (th - 1, k - 1)
 
     def rect(c0, c1, r0, r1):
         """Sorted list of the inputs in columns c0..c1 and rows r0..r1."""
@@ -131,6 +151,10 @@ def tiled_network(k, tw, th):
         if key not in memo:
             if c0 == c1 and r0 == r1:
                 memo[key] = [("in", c0, r0)]
+            elif c0 == c1 and sorted_columns and r0 <= shared[0] and shared[1] <= r1:
+                memo[key] = [("col", c0, i) for i in range(k - th + 1)]
+                memo[key] = g.merge(g.merge(memo[key], rect(c0, c1, r0, shared[0] - 1)),
+                                    rect(c0, c1, shared[1] + 1, r1))
             elif c0 == c1:
                 mid = (r0 + r1) // 2
                 memo[key] = g.merge(rect(c0, c1, r0, mid), rect(c0, c1, mid + 1, r1))
@@ -177,10 +201,13 @@ def check(k, tw, th, g, outputs, trials=200):
     for trial in range(trials):
         span = (2, 4, 1000)[trial % 3]
         x = {(c, r): rng.randrange(span) for c in range(tw + k - 1) for r in range(th + k - 1)}
+        columns = {c: sorted(x[(c, r)] for r in range(th - 1, k)) for c in range(tw + k - 1)}
         val = {}
 
         def get(v):
-            return x[(v[1], v[2])] if v[0] == "in" else val[v[1]]
+            if v[0] == "in":
+                return x[(v[1], v[2])]
+            return columns[v[1]][v[2]] if v[0] == "col" else val[v[1]]
 
         for i in need:
             kind, a, b = g.ops[i]
@@ -191,17 +218,17 @@ def check(k, tw, th, g, outputs, trials=200):
                 sys.exit(f"{k}x{k} tile {tw}x{th}: output ({ox}, {oy}) is wrong")
 
 
-def struct_name(k, tw, th):
-    return f"TiledSquare{k}Tile{tw}x{th}"
+def struct_name(k, tw, th, sorted_columns=False):
+    return f"TiledSquare{k}Tile{tw}x{th}" + ("SortedColumns" if sorted_columns else "")
 
 
-def emit(k, tw, th, host=False):
+def emit(k, tw, th, host=False, sorted_columns=False):
     """The network's struct: device code over 32-bit keys and packed lanes, or (host) CPU code
     over any vector type."""
-    g, outputs = tiled_network(k, tw, th)
+    g, outputs = tiled_network(k, tw, th, sorted_columns)
     check(k, tw, th, g, outputs)
-    return emit_graph(g, outputs, struct_name(k, tw, th), f"{k}x{k} medians", k, [k // 2] * k, tw, th, host,
-                      None if host else MIN_BLOCKS[k])
+    return emit_graph(g, outputs, struct_name(k, tw, th, sorted_columns), f"{k}x{k} medians", k, [k // 2] * k,
+                      tw, th, host, None if host else MIN_BLOCKS[k], k - th + 1 if sorted_columns else 0)
 
 
 def imagej_circle(radius):
@@ -237,8 +264,50 @@ def emit_circle(radius, tw, th):
                       2 * kr + 1, half_widths, tw, th, host=True)
 
 
-def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_blocks=None):
-    """The struct of a tile network's graph (see emit); min_blocks (packed, scalar) for the device."""
+def sorting_network(n):
+    """The graph of Batcher's merge sort of n inputs ("in", 0, i), and its sorted list."""
+    g = Graph()
+
+    def sort(i0, i1):
+        if i0 == i1:
+            return [("in", 0, i0)]
+        mid = (i0 + i1) // 2
+        return g.merge(sort(i0, mid), sort(mid + 1, i1))
+
+    values = sort(0, n - 1)
+    rng = random.Random(n)
+    for trial in range(200):
+        x = [rng.randrange((2, 4, 1000)[trial % 3]) for _ in range(n)]
+        val = {}
+        get = lambda v: x[v[2]] if v[0] == "in" else val[v[1]]  # noqa: E731
+        for i, (kind, a, b) in enumerate(g.ops):
+            val[i] = min(get(a), get(b)) if kind == "lo" else max(get(a), get(b))
+        if [get(v) for v in values] != sorted(x):
+            sys.exit(f"the sorting network of {n} is wrong")
+    return g, values
+
+
+def emit_sort_columns(n):
+    """The device code of a network's sort_columns: Batcher's merge sort of a column's n keys."""
+    g, values = sorting_network(n)
+    body = []
+    name = lambda v: f"v[{v[2]}]" if v[0] == "in" else f"t{v[1]}"  # noqa: E731
+    for i in sorted(g.needed(values)):
+        kind, a, b = g.ops[i]
+        body.append(f"        const std::uint32_t t{i} = L::{kind}({name(a)}, {name(b)});")
+    body += [f"        v[{i}] = {name(v)};" for i, v in enumerate(values)]
+    return [
+        f"    // Sorts the {n} keys of a column's shared rows: {len(body) - n} min/max.",
+        "    template <class L>",
+        f"    __device__ __forceinline__ static void sort_column(std::uint32_t (&v)[{n}]) {{",
+        *body,
+        "    }",
+    ]
+
+
+def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_blocks=None, sorted_rows=0):
+    """The struct of a tile network's graph (see emit); min_blocks (packed, scalar) for the device;
+    sorted_rows: the rows of each column that come sorted (col(c, i)), 0 for none."""
     need = sorted(g.needed([v for _, _, v in outputs]))
     names, body = {}, []
     value_type = "auto" if host else "std::uint32_t"
@@ -246,10 +315,10 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
     def name(v):
         if v[0] == "op":
             return names[v[1]]
-        key = ("in", v[1], v[2])
+        key = (v[0], v[1], v[2])
         if key not in names:
-            names[key] = f"x{v[1]}_{v[2]}"
-            body.append(f"        const {value_type} {names[key]} = in({v[1]}, {v[2]});")
+            names[key] = f"{'x' if v[0] == 'in' else 's'}{v[1]}_{v[2]}"
+            body.append(f"        const {value_type} {names[key]} = {v[0]}({v[1]}, {v[2]});")
         return names[key]
 
     for i in need:
@@ -272,12 +341,21 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
            f"    static constexpr int kMinBlocksPacked = {min_blocks[0]};",
            f"    static constexpr int kMinBlocksScalar = {min_blocks[1]};"] if min_blocks else []),
         *([f"    static constexpr int kHalfWidth[{size}] = {{{', '.join(map(str, half_widths))}}};"] if host else []),
+        *([] if host else [
+            f"    // Rows of each column that come sorted: rows {th - 1}..{size - 1} of the tile's inputs." if sorted_rows else
+            "    // Rows of each column that come sorted: none.",
+            f"    static constexpr int kSortedRows = {sorted_rows};"]),
+        *(emit_sort_columns(sorted_rows) if sorted_rows else []),
         "    // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the",
         "    // median of output (x, y), whose window lies in columns x..x+size-1, rows y..y+size-1." if host else
         "    // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.",
-        "    template <class L, class In, class Out>",
-        "    static void run(const In& in, const Out& out) {" if host else
-        "    __device__ __forceinline__ static void run(const In& in, const Out& out) {",
+        *(["    // col(c, i): the i-th smallest key of column c's sorted rows.",
+           "    template <class L, class In, class Col, class Out>",
+           "    __device__ __forceinline__ static void run(const In& in, const Col& col, const Out& out) {"]
+          if sorted_rows else
+          ["    template <class L, class In, class Out>",
+           "    static void run(const In& in, const Out& out) {" if host else
+           "    __device__ __forceinline__ static void run(const In& in, const Out& out) {"]),
         *body,
         "    }",
         "};",
@@ -286,10 +364,12 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
 
 
 def square_source(k):
-    packed, scalar = struct_name(k, *PACKED_TILES[k]), struct_name(k, *SCALAR_TILES[k])
-    networks = emit(k, *PACKED_TILES[k])
+    sorted_packed, sorted_scalar = (k in ks for ks in SORTED_COLUMNS)
+    packed = struct_name(k, *PACKED_TILES[k], sorted_packed)
+    scalar = struct_name(k, *SCALAR_TILES[k], sorted_scalar)
+    networks = emit(k, *PACKED_TILES[k], sorted_columns=sorted_packed)
     if scalar != packed:
-        networks += emit(k, *SCALAR_TILES[k])
+        networks += emit(k, *SCALAR_TILES[k], sorted_columns=sorted_scalar)
     return "\n".join(HEADER + [
         f"// The {k}x{k} median's networks and launch (median_tiled_kernel.cuh).",
         "#include \"generated/median_tiled/squares.cuh\"",

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "fastmedian/fastmedian.hpp"
 #include "support/test_images.hpp"
@@ -273,18 +274,19 @@ TEST_F(CudaMedian, U8Square3StripsAndWordsEveryBorder) {
             }
 }
 
-// u8 and u16 5x5 and 7x7 on word-aligned rows wide enough (from 2880 and 3584 pixels) stream
+// u8 and u16 5x5 and 7x7 on word-aligned rows wide enough (from 2880 and 4096 pixels) stream
 // down strips of rows (the grid's last ones shorter), 120 columns a warp, with words of four
 // pixels gathered through the border at the image's sides and rows through it at its top and
 // bottom: widths either side of the warps' and words' multiples, heights from one row to both
 // kinds of strip, tie-heavy and full-range values, two planes.
 TEST_F(CudaMedian, Square5And7StreamStripsAndWordsEveryBorder) {
-    const std::pair<int, int> shapes[] = {{3584, 1}, {3585, 2}, {3587, 3}, {3599, 5}, {3600, 18}, {3721, 101}};
+    const std::vector<std::pair<int, int>> shapes5 = {{3584, 1}, {3585, 2}, {3587, 3}, {3599, 5}, {3600, 18}, {3721, 101}};
+    const std::vector<std::pair<int, int>> shapes7 = {{4096, 1}, {4097, 2}, {4099, 3}, {4199, 5}, {4200, 18}, {4321, 101}};
     std::uint32_t seed = 9300;
     for (int k : {5, 7})
         for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16})
             for (fm::Border b : kAllBorders)
-                for (auto [w, h] : shapes)
+                for (auto [w, h] : k == 5 ? shapes5 : shapes7)
                     for (int span : {2, 0}) {
                         Stack src(t, w, h, 2);
                         fmtest::fill_random(src, seed++, span);
@@ -300,11 +302,13 @@ TEST_F(CudaMedian, Square5And7StreamStripsAndWordsEveryBorder) {
 // constant border that is not such a number: images of whole numbers, with a few others among
 // them, with fractions and specials throughout, and with ties.
 TEST_F(CudaMedian, F32Square5And7StreamWholeNumbersAndTheRest) {
-    const std::pair<int, int> shapes[] = {{2563, 7}, {2880, 1}, {2883, 3}, {2999, 5}, {3121, 101}};
+    // From 2048 and 3584 pixels wide.
+    const std::vector<std::pair<int, int>> shapes5 = {{2563, 7}, {2880, 1}, {2883, 3}, {2999, 5}, {3121, 101}};
+    const std::vector<std::pair<int, int>> shapes7 = {{3587, 7}, {3600, 1}, {3603, 3}, {3719, 5}, {3841, 101}};
     std::uint32_t seed = 9500;
     for (int k : {5, 7})
         for (fm::Border b : kAllBorders)
-            for (auto [w, h] : shapes)
+            for (auto [w, h] : k == 5 ? shapes5 : shapes7)
                 for (int kind = 0; kind < 4; ++kind) {
                     Stack src(fm::PixelType::f32, w, h, 2);
                     std::mt19937 rng(seed++);

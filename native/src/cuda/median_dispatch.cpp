@@ -55,14 +55,16 @@ bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs
 // (bench/results/gpu-median-h100-2026-11-26-stream.md):
 //   5x5: u8 0.91, 1.01, 1.12, 1.20; u16 0.92, 1.01, 1.18, 1.20; f32 of whole numbers 1.38,
 //        1.38, 1.47, 1.48 and with fractions 1.04, 1.05, 1.10, 1.20;
-//   7x7: u8 0.71, 0.96, 1.03, 1.09; u16 0.73, 0.99, 0.99, 1.07 (3072^2: 1.01, 0.96); f32 of whole
-//        numbers 1.13, 1.31, 1.31, 1.36 and with fractions 0.74, 0.95, 0.96, 1.08.
+//   7x7, against the tiled networks of sorted columns, at 2048^2, 2560^2, 3072^2, 3584^2, 4096^2
+//        (bench/results/gpu-median-h100-2026-11-26-sorted-columns.md): u8 0.65, 0.89, 0.93, 1.00,
+//        1.02; u16 0.70, 0.95, 0.91, 0.94, 1.01; f32 of whole numbers 1.05, 1.26, 1.17, 1.25, 1.28
+//        and with fractions 0.70, 0.90, 0.92, 0.98, 1.02.
 bool stream_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     if (!fp.square() || !kernels::stream::serves(type, planes)) return false;
     const bool f32 = type == PixelType::f32;
     switch (fp.radius_y) {
         case 2: return planes.width >= (f32 ? 2048 : 2880);
-        case 3: return planes.width >= (f32 ? 2560 : 3584);
+        case 3: return planes.width >= (f32 ? 3584 : 4096);
         default: return false;
     }
 }
