@@ -288,7 +288,7 @@ def sorting_network(n):
 
 
 def emit_sort_columns(n):
-    """The device code of a network's sort_columns: Batcher's merge sort of a column's n keys."""
+    """The device code of a network's sort_column: Batcher's merge sort of a column's n keys."""
     g, values = sorting_network(n)
     body = []
     name = lambda v: f"v[{v[2]}]" if v[0] == "in" else f"t{v[1]}"  # noqa: E731
