@@ -94,14 +94,8 @@ def check(n, t, g, outputs, trials=60):
         for trial in range(trials):
             span = (2, 4, 1000)[trial % 3]
             rows = [rng.randrange(span) for _ in range(k + t - 1)]
-            x, val = slots(n, t, k, rows, -1, span), {}
-
-            def get(v):
-                return x[v[1]] if v[0] == "in" else val[v[1]]
-
-            for i in need:
-                kind, a, b = g.ops[i]
-                val[i] = min(get(a), get(b)) if kind == "lo" else max(get(a), get(b))
+            x = slots(n, t, k, rows, -1, span)
+            get = g.evaluate(need, lambda v: x[v[1]])
             for j, v in outputs:
                 if get(v) != sorted(rows[j:j + k])[(k - 1) // 2]:
                     sys.exit(f"window {n}, tile {t}, k = {k}: output {j} is wrong")

@@ -114,6 +114,19 @@ class Graph:
                 out.append(odd[i] if i < len(odd) else even[i + 1])
         return out
 
+    def evaluate(self, need, source):
+        """Runs the operations `need` (indices, in order) on inputs valued by source(value);
+        returns the function that gives the value of an input or of an operation run."""
+        val = {}
+
+        def get(v):
+            return val[v[1]] if v[0] == "op" else source(v)
+
+        for i in need:
+            kind, a, b = self.ops[i]
+            val[i] = min(get(a), get(b)) if kind == "lo" else max(get(a), get(b))
+        return get
+
     def needed(self, outputs):
         """Indices of the operations the outputs depend on."""
         need = {v[1] for v in outputs if v[0] == "op"}
@@ -202,16 +215,7 @@ def check(k, tw, th, g, outputs, trials=200):
         span = (2, 4, 1000)[trial % 3]
         x = {(c, r): rng.randrange(span) for c in range(tw + k - 1) for r in range(th + k - 1)}
         columns = {c: sorted(x[(c, r)] for r in range(th - 1, k)) for c in range(tw + k - 1)}
-        val = {}
-
-        def get(v):
-            if v[0] == "in":
-                return x[(v[1], v[2])]
-            return columns[v[1]][v[2]] if v[0] == "col" else val[v[1]]
-
-        for i in need:
-            kind, a, b = g.ops[i]
-            val[i] = min(get(a), get(b)) if kind == "lo" else max(get(a), get(b))
+        get = g.evaluate(need, lambda v: x[(v[1], v[2])] if v[0] == "in" else columns[v[1]][v[2]])
         for ox, oy, v in outputs:
             window = sorted(x[(c, r)] for c in range(ox, ox + k) for r in range(oy, oy + k))
             if get(v) != window[(k * k - 1) // 2]:
@@ -278,10 +282,7 @@ def sorting_network(n):
     rng = random.Random(n)
     for trial in range(200):
         x = [rng.randrange((2, 4, 1000)[trial % 3]) for _ in range(n)]
-        val = {}
-        get = lambda v: x[v[2]] if v[0] == "in" else val[v[1]]  # noqa: E731
-        for i, (kind, a, b) in enumerate(g.ops):
-            val[i] = min(get(a), get(b)) if kind == "lo" else max(get(a), get(b))
+        get = g.evaluate(range(len(g.ops)), lambda v: x[v[2]])
         if [get(v) for v in values] != sorted(x):
             sys.exit(f"the sorting network of {n} is wrong")
     return g, values

@@ -132,14 +132,7 @@ def check(name, tile, g, outputs, window, trials=150):
         span = (2, 4, 1000)[trial % 3]
         x = {(i, j, k): rng.randrange(span) for i in range(extent[0]) for j in range(extent[1])
              for k in range(extent[2])}
-        val = {}
-
-        def get(v):
-            return x[v[1:]] if v[0] == "in" else val[v[1]]
-
-        for i in need:
-            kind, a, b = g.ops[i]
-            val[i] = min(get(a), get(b)) if kind == "lo" else max(get(a), get(b))
+        get = g.evaluate(need, lambda v: x[v[1:]])
         for (ox, oy, oz), v in outputs:
             values = sorted(x[(w[0] + ox, w[1] + oy, w[2] + oz)] for w in window)
             if get(v) != values[(len(values) - 1) // 2]:
