@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "border_index.cuh"
+#include "median_stream.cuh"
 
 namespace fastmedian::kernels::stream3 {
 
@@ -155,11 +156,7 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) median3x3_u8(const __
 
 }  // namespace
 
-bool serves(const PlanesArgs& a) {
-    auto aligned = [](std::int64_t v) { return v % 4 == 0; };
-    return aligned(reinterpret_cast<std::intptr_t>(a.src)) && aligned(a.src_pitch) && aligned(a.src_plane_stride) &&
-           aligned(reinterpret_cast<std::intptr_t>(a.dst)) && aligned(a.dst_pitch) && aligned(a.dst_plane_stride);
-}
+bool serves(const PlanesArgs& a) { return stream::serves(PixelType::u8, a); }  // the same words
 
 cudaError_t launch(const PlanesArgs& a, cudaStream_t stream) {
     if (!serves(a)) return cudaErrorInvalidValue;
