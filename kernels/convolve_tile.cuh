@@ -11,6 +11,7 @@
 #include "border_index.cuh"
 #include "convolve_args.cuh"
 #include "convolve_output.cuh"
+#include "device_sms.cuh"
 
 namespace fastmedian::kernels {
 
@@ -100,9 +101,8 @@ __device__ __forceinline__ void convolve_store4(const ConvolveArgs& a, long long
 // of a kernel that loops over its tiles, so that no last, partly filled wave of blocks is left.
 template <class Kernel>
 inline int convolve_resident_blocks(Kernel kernel, int threads, std::size_t shared) {
-    int device = 0, sms = 0, per_sm = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+    int sms = 0, per_sm = 0;
+    if (current_sm_count(sms) != cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared) != cudaSuccess)
         return 0;  // the launch reports the error
     return (per_sm > 0 ? per_sm : 1) * sms;

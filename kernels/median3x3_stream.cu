@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "border_index.cuh"
+#include "device_sms.cuh"
 #include "median_stream.cuh"
 
 namespace fastmedian::kernels::stream3 {
@@ -161,9 +162,8 @@ bool serves(const PlanesArgs& a) { return stream::serves(PixelType::u8, a); }  /
 cudaError_t launch(const PlanesArgs& a, cudaStream_t stream) {
     if (!serves(a)) return cudaErrorInvalidValue;
     // Strips as long as make the grid kWaves waves of the GPU's resident blocks.
-    int device = 0, sms = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int sms = 0;
+    const cudaError_t e = current_sm_count(sms);
     if (e != cudaSuccess) return e;
     const std::int64_t columns = (a.width + kBlockCols - 1) / kBlockCols;
     const std::int64_t slots = std::max<std::int64_t>(1, std::int64_t{sms} * kMinBlocks * kWaves / (columns * a.planes));

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "border_index.cuh"
+#include "device_sms.cuh"
 #include "generated/median_column_tiles.cuh"
 #include "median_lanes.cuh"
 #include "order_key.cuh"
@@ -391,10 +392,9 @@ cudaError_t launch_columns(const LineArgs& a, cudaStream_t stream) {
     const std::size_t shared =
         tiles_offset(window_bytes, threads) + std::size_t(threads / 32) * kTileRows * kWarpTilePitch<T>;
     const auto kernel = median_columns<T, Window>;
-    int device = 0, sms = 0, per_sm = 0;
+    int sms = 0, per_sm = 0;
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
-    if (e == cudaSuccess) e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess) e = current_sm_count(sms);
     if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared);
     if (e != cudaSuccess) return e;
     const int fit = std::max(1, per_sm * sms / ((a.width + threads - 1) / threads));  // bands resident at once

@@ -17,6 +17,7 @@
 #include <cuda_runtime_api.h>
 
 #include "border_index.cuh"
+#include "device_sms.cuh"
 #include "fastmedian/image.hpp"
 #include "float_keys.cuh"
 #include "median_args.cuh"
@@ -333,9 +334,8 @@ Strips strips_for(const PlanesArgs& a, int sms) {
 
 template <class Win, class K>
 cudaError_t launch_keys(const PlanesArgs& a, cudaStream_t stream) {
-    int device = 0, sms = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int sms = 0;
+    const cudaError_t e = current_sm_count(sms);
     if (e != cudaSuccess) return e;
     const Strips strips = strips_for<Win>(a, sms);
     if (strips.rows > 65535) return cudaErrorInvalidConfiguration;
