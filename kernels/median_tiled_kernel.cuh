@@ -137,7 +137,9 @@ __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint
 // column c of row r lives at tile[r][c % TW][c / TW]: lane l's reads of column l * TW + c fall
 // on consecutive words. Networks of sorted columns (Net::kSortedRows) also keep, for each warp,
 // each staged column's rows that the warp's outputs share, sorted, in dynamic shared memory
-// laid out the same way: sorted[warp][i][c % TW][c / TW].
+// laid out the same way: sorted[warp][i][c % TW][c / TW]. Networks of quads (Net::kQuads, TW a
+// multiple of 4) keep after them those of four columns sorted together, quads[warp][i][s]: slot s
+// holds staged columns from 4 s + kFirstQuad + kShift, and lane l's quad j is slot l TW / 4 + j.
 template <class Net>
 struct TileShape {
     static constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
@@ -149,6 +151,10 @@ struct TileShape {
     static constexpr int kQ = phase_words(kInCols, TW);
     static constexpr int kSorted = Net::kSortedRows;
     static constexpr std::size_t kSortedBytes = sizeof(std::uint32_t) * kWarps * kSorted * TW * kQ;
+    static constexpr int kQuadSlots = Net::kQuads > 0 ? 31 * TW / 4 + Net::kQuads : 0;
+    static constexpr std::size_t kQuadBytes = sizeof(std::uint32_t) * kWarps * 4 * kSorted * kQuadSlots;
+    static constexpr std::size_t kDynamicBytes = kSortedBytes + kQuadBytes;
+    static_assert(kQuadSlots == 0 || TW % 4 == 0);
 };
 
 // L: the lanes. Packed for u8 and u16: each word holds two halves' keys, the block's 32 * TW
@@ -163,6 +169,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     constexpr int K = Shape::K, TW = Shape::TW, TH = Shape::TH, R = Shape::R, kHalfW = Shape::kHalfW;
     constexpr int kLead = Shape::kLead, kShift = Shape::kShift, kInCols = Shape::kInCols;
     constexpr int kInRows = Shape::kInRows, kQ = Shape::kQ, kSorted = Shape::kSorted;
+    constexpr int kQuadSlots = Shape::kQuadSlots;
     constexpr int kColSteps = (kInCols + 31) / 32;
     constexpr int kVecSteps = (kInCols / 4 + 31) / 32;
     constexpr bool kFloat = std::is_same_v<T, float>, kWholeFloats = kFloat && L::kCols == 2;
@@ -347,6 +354,23 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
         }
         __syncthreads();
     }
+    // Quads: a job for each warp's rows and slot, merging its four sorted columns.
+    using Quads = std::uint32_t[kWarps][4 * kSorted][kQuadSlots > 0 ? kQuadSlots : 1];
+    Quads& quads = *reinterpret_cast<Quads*>(sorted_columns + Shape::kSortedBytes);
+    if constexpr (kQuadSlots > 0) {
+        for (int job = threadIdx.x; job < kWarps * kQuadSlots; job += 32 * kWarps) {
+            const int w = job / kQuadSlots, s = job % kQuadSlots, c0 = 4 * s + Net::kFirstQuad + kShift;
+            std::uint32_t v[4 * kSorted];
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int i = 0; i < kSorted; ++i) v[j * kSorted + i] = sorted[w][i][(c0 + j) % TW][(c0 + j) / TW];
+            Net::template sort_quad<L>(v);
+#pragma unroll
+            for (int i = 0; i < 4 * kSorted; ++i) quads[w][i][s] = v[i];
+        }
+        __syncthreads();
+    }
 
     if (ox >= a.width || oy >= a.height) return;  // the packed half to the right is outside too
     auto in = [&](int c, int r) {
@@ -356,7 +380,12 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     auto out = [&](int x, int y, std::uint32_t k) { keys[y][x] = k; };
     if constexpr (kSorted > 0) {
         auto col = [&](int c, int i) { return sorted[warp][i][(c + kShift) % TW][lane + (c + kShift) / TW]; };
-        Net::template run<L>(in, col, out);
+        if constexpr (kQuadSlots > 0) {
+            auto quad = [&](int c, int i) { return quads[warp][i][lane * (TW / 4) + (c - Net::kFirstQuad) / 4]; };
+            Net::template run<L>(in, col, quad, out);
+        } else {
+            Net::template run<L>(in, col, out);
+        }
     } else {
         Net::template run<L>(in, out);
     }
@@ -401,13 +430,13 @@ template <class Net, class T, class L>
 cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStream_t stream) {
     const dim3 grid = grid_for<Net, L>(a);
     if (grid.y > 65535) return cudaErrorInvalidConfiguration;
-    constexpr std::size_t kSortedBytes = TileShape<Net>::kSortedBytes;
-    if constexpr (kSortedBytes > 0) {
+    constexpr std::size_t kDynamicBytes = TileShape<Net>::kDynamicBytes;
+    if constexpr (kDynamicBytes > 0) {
         const cudaError_t e = cudaFuncSetAttribute(median_tiled<Net, T, L>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   static_cast<int>(kSortedBytes));
+                                                   static_cast<int>(kDynamicBytes));
         if (e != cudaSuccess) return e;
     }
-    median_tiled<Net, T, L><<<grid, 32 * kWarps, kSortedBytes, stream>>>(a, whole);
+    median_tiled<Net, T, L><<<grid, 32 * kWarps, kDynamicBytes, stream>>>(a, whole);
     return cudaGetLastError();
 }
 

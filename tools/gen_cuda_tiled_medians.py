@@ -25,7 +25,8 @@ set's core, the rectangle of inputs their windows share. The network:
   4. recurses down to single outputs, whose list is then the median.
 For the sizes in SORTED_COLUMNS the kernel sorts each column's rows that the tile's outputs all
 share before the network runs (once for all the threads of a warp that read that column), and
-step 1 merges those sorted columns instead of sorting them.
+step 1 merges those sorted columns instead of sorting them; for those in QUADS it also merges
+them four by four first (once per warp), and step 1 starts from those quads.
 Merges are Batcher's odd-even merges; operations that no output depends on are left out, so
 a merge whose outputs are mostly dropped costs only what the kept ranks need. The code calls
 L::lo / L::hi, so one network serves 32-bit keys and packed u16x2 lanes. Every network is
@@ -70,6 +71,15 @@ MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2)
 # blocks, 2 an SM, would not both fit in shared memory with their sorted columns (122 KB a
 # block), and 1 an SM ran 11% slower on fractions at 4096^2 (36.1 -> 32.1).
 SORTED_COLUMNS = ({7, 9, 11, 15, 21}, {7, 9, 15, 21})
+# Window sizes (of SORTED_COLUMNS, 4 wide tiles) whose kernel also merges the sorted columns four
+# by four, once per warp, into quads (quad(c, i)), from which the network's core starts: its own
+# merges shrink, min/max per output, sorts included, 15x15 630 + 53 -> 444 + 53 + 69. H100,
+# 4096^2, u8 / u16 / f32 36.3 / 36.0 / 30.5 -> 38.5 / 37.9 / 32.4 Gpix/s (two calls,
+# bench/results/gpu-median-h100-2026-11-26-quads.md). 21x21 (1425 + 97 -> 1022 + 97 + 114) lost:
+# its core's merges hold more values at once, spills grew from 1260 to 1952 bytes and its quads
+# took the L1 cache they spill to (u16 5.41 -> 5.30, f32 7.7 -> 5.2). Packed lanes only: 15x15's
+# 32-bit blocks, 2 an SM, would not fit in shared memory with the quads (157 KB a block).
+QUADS = ({15}, set())
 # f32 squares from this size up try the packed networks on whole numbers 0..65535 first
 # (median_tiled_kernel.cuh, launch_whole_floats); the smallest packed block bounds the marks.
 WHOLE_FLOATS_FROM = 5
@@ -147,11 +157,14 @@ def keep_median_ranks(values, n, m):
     return values[lo:hi + 1], n - lo - (a - 1 - hi), m - lo
 
 
-def tiled_network(k, tw, th, sorted_columns=False):
+def tiled_network(k, tw, th, sorted_columns=False, quads=False):
     """The graph and the outputs [(x, y, value)] of a tw x th tile of k x k medians. Output
     (x, y) sees inputs (columns x..x+k-1, rows y..y+k-1) of the tile's (tw+k-1) x (th+k-1).
     With sorted_columns, each column's rows th-1..k-1 (those all outputs share) come sorted, as
-    values ("col", c, i), and a column's list that holds them merges the others into them."""
+    values ("col", c, i), and a column's list that holds them merges the others into them.
+    With quads too (tw a multiple of 4), so do those rows of the four columns c..c+3 from each
+    c = tw-1 + 4j, as values ("quad", c, i), and column ranges split at their edges."""
+    assert not quads or (sorted_columns and tw % 4 == 0)
     g = Graph()
     memo = {}
     shared = (th - 1, k - 1)
@@ -162,10 +175,11 @@ def tiled_network(k, tw, th, sorted_columns=False):
             return []
         key = (c0, c1, r0, r1)
         if key not in memo:
+            covers = sorted_columns and r0 <= shared[0] and shared[1] <= r1
             if c0 == c1 and r0 == r1:
                 memo[key] = [("in", c0, r0)]
-            elif c0 == c1 and sorted_columns and r0 <= shared[0] and shared[1] <= r1:
-                memo[key] = [("col", c0, i) for i in range(k - th + 1)]
+            elif covers and (c0 == c1 or (quads and c1 - c0 == 3 and (c0 - tw + 1) % 4 == 0)):
+                memo[key] = [("col" if c0 == c1 else "quad", c0, i) for i in range((c1 - c0 + 1) * (k - th + 1))]
                 memo[key] = g.merge(g.merge(memo[key], rect(c0, c1, r0, shared[0] - 1)),
                                     rect(c0, c1, shared[1] + 1, r1))
             elif c0 == c1:
@@ -173,6 +187,9 @@ def tiled_network(k, tw, th, sorted_columns=False):
                 memo[key] = g.merge(rect(c0, c1, r0, mid), rect(c0, c1, mid + 1, r1))
             else:
                 mid = (c0 + c1) // 2
+                edges = [c for c in range(c0, c1) if (c - tw + 2) % 4 == 0] if quads and covers else []
+                if edges:  # the quads' edge nearest the middle
+                    mid = min(edges, key=lambda c: abs(c - mid))
                 memo[key] = g.merge(rect(c0, mid, r0, r1), rect(mid + 1, c1, r0, r1))
         return memo[key]
 
@@ -214,25 +231,26 @@ def check(k, tw, th, g, outputs, trials=200):
     for trial in range(trials):
         span = (2, 4, 1000)[trial % 3]
         x = {(c, r): rng.randrange(span) for c in range(tw + k - 1) for r in range(th + k - 1)}
-        columns = {c: sorted(x[(c, r)] for r in range(th - 1, k)) for c in range(tw + k - 1)}
-        get = g.evaluate(need, lambda v: x[(v[1], v[2])] if v[0] == "in" else columns[v[1]][v[2]])
+        shared = {(kind, c): sorted(x[(c + j, r)] for j in range(span) for r in range(th - 1, k))
+                  for kind, span in (("col", 1), ("quad", 4)) for c in range(tw + k - span)}
+        get = g.evaluate(need, lambda v: x[(v[1], v[2])] if v[0] == "in" else shared[v[:2]][v[2]])
         for ox, oy, v in outputs:
             window = sorted(x[(c, r)] for c in range(ox, ox + k) for r in range(oy, oy + k))
             if get(v) != window[(k * k - 1) // 2]:
                 sys.exit(f"{k}x{k} tile {tw}x{th}: output ({ox}, {oy}) is wrong")
 
 
-def struct_name(k, tw, th, sorted_columns=False):
-    return f"TiledSquare{k}Tile{tw}x{th}" + ("SortedColumns" if sorted_columns else "")
+def struct_name(k, tw, th, sorted_columns=False, quads=False):
+    return f"TiledSquare{k}Tile{tw}x{th}" + ("SortedColumns" if sorted_columns else "") + ("Quads" if quads else "")
 
 
-def emit(k, tw, th, host=False, sorted_columns=False):
+def emit(k, tw, th, host=False, sorted_columns=False, quads=False):
     """The network's struct: device code over 32-bit keys and packed lanes, or (host) CPU code
     over any vector type."""
-    g, outputs = tiled_network(k, tw, th, sorted_columns)
+    g, outputs = tiled_network(k, tw, th, sorted_columns, quads)
     check(k, tw, th, g, outputs)
-    return emit_graph(g, outputs, struct_name(k, tw, th, sorted_columns), f"{k}x{k} medians", k, [k // 2] * k,
-                      tw, th, host, None if host else MIN_BLOCKS[k], k - th + 1 if sorted_columns else 0)
+    return emit_graph(g, outputs, struct_name(k, tw, th, sorted_columns, quads), f"{k}x{k} medians", k,
+                      [k // 2] * k, tw, th, host, None if host else MIN_BLOCKS[k], k - th + 1 if sorted_columns else 0)
 
 
 def imagej_circle(radius):
@@ -268,13 +286,14 @@ def emit_circle(radius, tw, th):
                       2 * kr + 1, half_widths, tw, th, host=True)
 
 
-def sorting_network(n):
-    """The graph of Batcher's merge sort of n inputs ("in", 0, i), and its sorted list."""
+def sorting_network(n, runs=None):
+    """The graph of Batcher's merge sort of n inputs ("in", 0, i), and its sorted list; with runs,
+    of n inputs that come as that many sorted runs of n / runs (a power of two), merged."""
     g = Graph()
 
     def sort(i0, i1):
-        if i0 == i1:
-            return [("in", 0, i0)]
+        if i0 == i1 or (runs and i1 - i0 + 1 == n // runs):
+            return [("in", 0, i) for i in range(i0, i1 + 1)]
         mid = (i0 + i1) // 2
         return g.merge(sort(i0, mid), sort(mid + 1, i1))
 
@@ -282,15 +301,17 @@ def sorting_network(n):
     rng = random.Random(n)
     for trial in range(200):
         x = [rng.randrange((2, 4, 1000)[trial % 3]) for _ in range(n)]
+        if runs:
+            x = [v for r in range(runs) for v in sorted(x[r * n // runs:(r + 1) * n // runs])]
         get = g.evaluate(range(len(g.ops)), lambda v: x[v[2]])
         if [get(v) for v in values] != sorted(x):
-            sys.exit(f"the sorting network of {n} is wrong")
+            sys.exit(f"the sorting network of {n} ({runs} runs) is wrong")
     return g, values
 
 
-def emit_sort_columns(n):
-    """The device code of a network's sort_column: Batcher's merge sort of a column's n keys."""
-    g, values = sorting_network(n)
+def emit_sort(function, n, what, runs=None):
+    """The device code of a network's `function`, sorting_network(n, runs) on v[n] in place."""
+    g, values = sorting_network(n, runs)
     body = []
     name = lambda v: f"v[{v[2]}]" if v[0] == "in" else f"t{v[1]}"  # noqa: E731
     for i in sorted(g.needed(values)):
@@ -298,9 +319,9 @@ def emit_sort_columns(n):
         body.append(f"        const std::uint32_t t{i} = L::{kind}({name(a)}, {name(b)});")
     body += [f"        v[{i}] = {name(v)};" for i, v in enumerate(values)]
     return [
-        f"    // Sorts the {n} keys of a column's shared rows: {len(body) - n} min/max.",
+        f"    // {what}: {len(body) - n} min/max.",
         "    template <class L>",
-        f"    __device__ __forceinline__ static void sort_column(std::uint32_t (&v)[{n}]) {{",
+        f"    __device__ __forceinline__ static void {function}(std::uint32_t (&v)[{n}]) {{",
         *body,
         "    }",
     ]
@@ -308,7 +329,8 @@ def emit_sort_columns(n):
 
 def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_blocks=None, sorted_rows=0):
     """The struct of a tile network's graph (see emit); min_blocks (packed, scalar) for the device;
-    sorted_rows: the rows of each column that come sorted (col(c, i)), 0 for none."""
+    sorted_rows: the rows of each column that come sorted (col(c, i)), 0 for none; those of
+    four columns together (quad(c, i)) where the graph reads them."""
     need = sorted(g.needed([v for _, _, v in outputs]))
     names, body = {}, []
     value_type = "auto" if host else "std::uint32_t"
@@ -318,7 +340,7 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
             return names[v[1]]
         key = (v[0], v[1], v[2])
         if key not in names:
-            names[key] = f"{'x' if v[0] == 'in' else 's'}{v[1]}_{v[2]}"
+            names[key] = f"{dict(col='s', quad='q').get(v[0], 'x')}{v[1]}_{v[2]}"
             body.append(f"        const {value_type} {names[key]} = {v[0]}({v[1]}, {v[2]});")
         return names[key]
 
@@ -331,6 +353,8 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
         body.append(f"        out({ox}, {oy}, {name(v)});")
     count = tw * th
     inputs = len([key for key in names if isinstance(key, tuple)])
+    quads = sorted({key[1] for key in names if isinstance(key, tuple) and key[0] == "quad"})
+    assert quads == list(range(tw - 1, tw - 1 + 4 * len(quads), 4))
     return [
         f"// {what}, a {tw}x{th} tile of outputs: {len(need)} min/max "
         f"({len(need) / count:.1f} per output) over {inputs} inputs.",
@@ -346,11 +370,22 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
             f"    // Rows of each column that come sorted: rows {th - 1}..{size - 1} of the tile's inputs." if sorted_rows else
             "    // Rows of each column that come sorted: none.",
             f"    static constexpr int kSortedRows = {sorted_rows};"]),
-        *(emit_sort_columns(sorted_rows) if sorted_rows else []),
+        *(emit_sort("sort_column", sorted_rows, f"Sorts the {sorted_rows} keys of a column's shared rows")
+          if sorted_rows else []),
+        *([f"    // Quads: those rows of columns c..c+3, sorted together, for c = {tw - 1} + 4j, j < kQuads.",
+           f"    static constexpr int kQuads = {len(quads)};",
+           f"    static constexpr int kFirstQuad = {tw - 1};",
+           *emit_sort("sort_quad", 4 * sorted_rows, "Merges a quad's four sorted columns", runs=4)] if quads else
+          [] if host else ["    // Quads: none.", "    static constexpr int kQuads = 0;"]),
         "    // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the",
         "    // median of output (x, y), whose window lies in columns x..x+size-1, rows y..y+size-1." if host else
         "    // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.",
-        *(["    // col(c, i): the i-th smallest key of column c's sorted rows.",
+        *(["    // col(c, i): the i-th smallest key of column c's sorted rows; quad(c, i): of quad c's.",
+           "    template <class L, class In, class Col, class Quad, class Out>",
+           "    __device__ __forceinline__ static void run(const In& in, const Col& col, const Quad& quad,",
+           "                                               const Out& out) {"]
+          if quads else
+          ["    // col(c, i): the i-th smallest key of column c's sorted rows.",
            "    template <class L, class In, class Col, class Out>",
            "    __device__ __forceinline__ static void run(const In& in, const Col& col, const Out& out) {"]
           if sorted_rows else
@@ -366,11 +401,12 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
 
 def square_source(k):
     sorted_packed, sorted_scalar = (k in ks for ks in SORTED_COLUMNS)
-    packed = struct_name(k, *PACKED_TILES[k], sorted_packed)
-    scalar = struct_name(k, *SCALAR_TILES[k], sorted_scalar)
-    networks = emit(k, *PACKED_TILES[k], sorted_columns=sorted_packed)
+    quads_packed, quads_scalar = (k in ks for ks in QUADS)
+    packed = struct_name(k, *PACKED_TILES[k], sorted_packed, quads_packed)
+    scalar = struct_name(k, *SCALAR_TILES[k], sorted_scalar, quads_scalar)
+    networks = emit(k, *PACKED_TILES[k], sorted_columns=sorted_packed, quads=quads_packed)
     if scalar != packed:
-        networks += emit(k, *SCALAR_TILES[k], sorted_columns=sorted_scalar)
+        networks += emit(k, *SCALAR_TILES[k], sorted_columns=sorted_scalar, quads=quads_scalar)
     return "\n".join(HEADER + [
         f"// The {k}x{k} median's networks and launch (median_tiled_kernel.cuh).",
         "#include \"generated/median_tiled/squares.cuh\"",

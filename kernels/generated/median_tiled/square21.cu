@@ -236,6 +236,8 @@ struct TiledSquare21Tile4x2SortedColumns {
         v[18] = t193;
         v[19] = t153;
     }
+    // Quads: none.
+    static constexpr int kQuads = 0;
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     // col(c, i): the i-th smallest key of column c's sorted rows.

@@ -18,6 +18,8 @@ struct TiledSquare3Tile8x4 {
     static constexpr int kMinBlocksScalar = 6;
     // Rows of each column that come sorted: none.
     static constexpr int kSortedRows = 0;
+    // Quads: none.
+    static constexpr int kQuads = 0;
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     template <class L, class In, class Out>
@@ -759,6 +761,8 @@ struct TiledSquare3Tile4x4 {
     static constexpr int kMinBlocksScalar = 6;
     // Rows of each column that come sorted: none.
     static constexpr int kSortedRows = 0;
+    // Quads: none.
+    static constexpr int kQuads = 0;
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     template <class L, class In, class Out>
