@@ -19,7 +19,6 @@
 
 namespace fastmedian::kernels::tiled {
 
-constexpr int kWarps = 8;  // warps of a block, stacked vertically
 
 // The keys of the tiled kernels (2D and 3D). Integers: OrderKey's. Floats: keys ordered as
 // signed integers (SignedLanes), OrderKey's with the top bit flipped, so that a float in
@@ -137,12 +136,14 @@ __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint
 // column c of row r lives at tile[r][c % TW][c / TW]: lane l's reads of column l * TW + c fall
 // on consecutive words. Networks of sorted columns (Net::kSortedRows) also keep, for each warp,
 // each staged column's rows that the warp's outputs share, sorted, in dynamic shared memory
-// laid out the same way: sorted[warp][i][c % TW][c / TW]. Networks of quads (Net::kQuads, TW a
-// multiple of 4) keep after them those of four columns sorted together, quads[warp][i][s]: slot s
-// holds staged columns from 4 s + kFirstQuad + kShift, and lane l's quad j is slot l TW / 4 + j.
+// laid out the same way: sorted[warp][i][c % TW][c / TW]. Networks of groups (Net::kGroup 4 or
+// 8 columns, TW a multiple of 4) keep after them those of four columns sorted together, quads
+// [warp][i][s], and for groups of 8 those of two quads, octets[warp][i][s]: slot s starts at staged
+// column 4 s + kFirstGroup + kShift, so lane l's group j is slot l TW / 4 + j kGroup / 4.
 template <class Net>
 struct TileShape {
     static constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
+    static constexpr int kWarps = Net::kWarps;  // stacked vertically
     static constexpr int kHalfW = 32 * TW;  // output columns of a warp (of one packed half)
     static constexpr int kLead = (R + 3) / 4 * 4;
     static constexpr int kShift = kLead - R;
@@ -151,10 +152,15 @@ struct TileShape {
     static constexpr int kQ = phase_words(kInCols, TW);
     static constexpr int kSorted = Net::kSortedRows;
     static constexpr std::size_t kSortedBytes = sizeof(std::uint32_t) * kWarps * kSorted * TW * kQ;
-    static constexpr int kQuadSlots = Net::kQuads > 0 ? 31 * TW / 4 + Net::kQuads : 0;
+    static constexpr int kGroup = Net::kGroup;
+    // To lane 31's last group; octets take the quads of their slot and the next.
+    static constexpr int kGroupSlots = kGroup > 0 ? 31 * TW / 4 + (Net::kGroups - 1) * kGroup / 4 + 1 : 0;
+    static constexpr int kQuadSlots = kGroup == 8 ? kGroupSlots + 1 : kGroupSlots;
+    static constexpr int kOctetSlots = kGroup == 8 ? kGroupSlots : 0;
     static constexpr std::size_t kQuadBytes = sizeof(std::uint32_t) * kWarps * 4 * kSorted * kQuadSlots;
-    static constexpr std::size_t kDynamicBytes = kSortedBytes + kQuadBytes;
-    static_assert(kQuadSlots == 0 || TW % 4 == 0);
+    static constexpr std::size_t kOctetBytes = sizeof(std::uint32_t) * kWarps * 8 * kSorted * kOctetSlots;
+    static constexpr std::size_t kDynamicBytes = kSortedBytes + kQuadBytes + kOctetBytes;
+    static_assert(kGroup == 0 || TW % 4 == 0);
 };
 
 // L: the lanes. Packed for u8 and u16: each word holds two halves' keys, the block's 32 * TW
@@ -162,14 +168,14 @@ struct TileShape {
 // 32-bit keys. Packed for f32 is the 16-bit launch of launch_whole_floats: a block whose values
 // are not all whole numbers 0..65535 marks itself 0 and leaves its outputs to the 32-bit one.
 template <class Net, class T, class L>
-__global__ void __launch_bounds__(32 * kWarps,
+__global__ void __launch_bounds__(32 * Net::kWarps,
                                   L::kCols == 2 ? Net::kMinBlocksPacked : Net::kMinBlocksScalar)
 median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ WholeBlocks whole) {
     using Shape = TileShape<Net>;
     constexpr int K = Shape::K, TW = Shape::TW, TH = Shape::TH, R = Shape::R, kHalfW = Shape::kHalfW;
     constexpr int kLead = Shape::kLead, kShift = Shape::kShift, kInCols = Shape::kInCols;
     constexpr int kInRows = Shape::kInRows, kQ = Shape::kQ, kSorted = Shape::kSorted;
-    constexpr int kQuadSlots = Shape::kQuadSlots;
+    constexpr int kWarps = Shape::kWarps, kQuadSlots = Shape::kQuadSlots, kOctetSlots = Shape::kOctetSlots;
     constexpr int kColSteps = (kInCols + 31) / 32;
     constexpr int kVecSteps = (kInCols / 4 + 31) / 32;
     constexpr bool kFloat = std::is_same_v<T, float>, kWholeFloats = kFloat && L::kCols == 2;
@@ -359,7 +365,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     Quads& quads = *reinterpret_cast<Quads*>(sorted_columns + Shape::kSortedBytes);
     if constexpr (kQuadSlots > 0) {
         for (int job = threadIdx.x; job < kWarps * kQuadSlots; job += 32 * kWarps) {
-            const int w = job / kQuadSlots, s = job % kQuadSlots, c0 = 4 * s + Net::kFirstQuad + kShift;
+            const int w = job / kQuadSlots, s = job % kQuadSlots, c0 = 4 * s + Net::kFirstGroup + kShift;
             std::uint32_t v[4 * kSorted];
 #pragma unroll
             for (int j = 0; j < 4; ++j)
@@ -368,6 +374,24 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
             Net::template sort_quad<L>(v);
 #pragma unroll
             for (int i = 0; i < 4 * kSorted; ++i) quads[w][i][s] = v[i];
+        }
+        __syncthreads();
+    }
+    // Octets: a job for each warp's rows and slot, merging the quads of its slot and the next.
+    using Octets = std::uint32_t[kWarps][8 * kSorted][kOctetSlots > 0 ? kOctetSlots : 1];
+    Octets& octets = *reinterpret_cast<Octets*>(sorted_columns + Shape::kSortedBytes + Shape::kQuadBytes);
+    if constexpr (kOctetSlots > 0) {
+        for (int job = threadIdx.x; job < kWarps * kOctetSlots; job += 32 * kWarps) {
+            const int w = job / kOctetSlots, s = job % kOctetSlots;
+            std::uint32_t v[8 * kSorted];
+#pragma unroll
+            for (int i = 0; i < 4 * kSorted; ++i) {
+                v[i] = quads[w][i][s];
+                v[4 * kSorted + i] = quads[w][i][s + 1];
+            }
+            Net::template sort_octet<L>(v);
+#pragma unroll
+            for (int i = 0; i < 8 * kSorted; ++i) octets[w][i][s] = v[i];
         }
         __syncthreads();
     }
@@ -380,9 +404,15 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     auto out = [&](int x, int y, std::uint32_t k) { keys[y][x] = k; };
     if constexpr (kSorted > 0) {
         auto col = [&](int c, int i) { return sorted[warp][i][(c + kShift) % TW][lane + (c + kShift) / TW]; };
-        if constexpr (kQuadSlots > 0) {
-            auto quad = [&](int c, int i) { return quads[warp][i][lane * (TW / 4) + (c - Net::kFirstQuad) / 4]; };
-            Net::template run<L>(in, col, quad, out);
+        if constexpr (Shape::kGroup > 0) {
+            auto group = [&](int c, int i) {
+                const int s = lane * (TW / 4) + (c - Net::kFirstGroup) / 4;
+                if constexpr (Shape::kGroup == 8)
+                    return octets[warp][i][s];
+                else
+                    return quads[warp][i][s];
+            };
+            Net::template run<L>(in, col, group, out);
         } else {
             Net::template run<L>(in, col, out);
         }
@@ -413,7 +443,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
 
 template <class Net, class L>
 dim3 grid_for(const PlanesArgs& a) {
-    constexpr int kBlockW = 32 * Net::kTileW * L::kCols, kBlockH = kWarps * Net::kTileH;
+    constexpr int kBlockW = 32 * Net::kTileW * L::kCols, kBlockH = Net::kWarps * Net::kTileH;
     return dim3((a.width + kBlockW - 1) / kBlockW, (a.height + kBlockH - 1) / kBlockH, a.planes);
 }
 
@@ -436,7 +466,7 @@ cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStre
                                                    static_cast<int>(kDynamicBytes));
         if (e != cudaSuccess) return e;
     }
-    median_tiled<Net, T, L><<<grid, 32 * kWarps, kDynamicBytes, stream>>>(a, whole);
+    median_tiled<Net, T, L><<<grid, 32 * Net::kWarps, kDynamicBytes, stream>>>(a, whole);
     return cudaGetLastError();
 }
 
@@ -446,8 +476,8 @@ cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStre
 // whole_marks_bytes(a) bytes.
 template <class Packed, class Scalar>
 cudaError_t launch_whole_floats(const PlanesArgs& a, std::uint8_t* marks, cudaStream_t stream) {
-    constexpr int kBlockW = 32 * Packed::kTileW * 2, kBlockH = kWarps * Packed::kTileH;
-    static_assert(kBlockW % (32 * Scalar::kTileW) == 0 && kBlockH % (kWarps * Scalar::kTileH) == 0);
+    constexpr int kBlockW = 32 * Packed::kTileW * 2, kBlockH = Packed::kWarps * Packed::kTileH;
+    static_assert(kBlockW % (32 * Scalar::kTileW) == 0 && kBlockH % (Scalar::kWarps * Scalar::kTileH) == 0);
     static_assert(kBlockW >= kWholeMarkW && kBlockH >= kWholeMarkH);  // whole_marks_bytes suffices
     const dim3 grid = grid_for<Packed, PackedLanes>(a);
     const WholeBlocks whole{marks, kBlockW, kBlockH, static_cast<int>(grid.x), static_cast<int>(grid.y)};

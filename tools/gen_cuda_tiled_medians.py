@@ -25,8 +25,9 @@ set's core, the rectangle of inputs their windows share. The network:
   4. recurses down to single outputs, whose list is then the median.
 For the sizes in SORTED_COLUMNS the kernel sorts each column's rows that the tile's outputs all
 share before the network runs (once for all the threads of a warp that read that column), and
-step 1 merges those sorted columns instead of sorting them; for those in QUADS it also merges
-them four by four first (once per warp), and step 1 starts from those quads.
+step 1 merges those sorted columns instead of sorting them; for those in GROUPS it also merges
+them four by four (quads) and for octets the quads two by two, once per warp, and step 1 starts
+from those groups.
 Merges are Batcher's odd-even merges; operations that no output depends on are left out, so
 a merge whose outputs are mostly dropped costs only what the kept ranks need. The code calls
 L::lo / L::hi, so one network serves 32-bit keys and packed u16x2 lanes. Every network is
@@ -57,6 +58,11 @@ SCALAR_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 
 # 9x9 at 2: +12% / +15% / +23%) and for f32 at 11x11 and 15x15 (2: +20%, +10%). Packed
 # 11x11 and 15x15 need their registers (2 blocks: -44%, -23%); so does 21x21.
 MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2), 21: (1, 1)}
+# Window size -> warps of a block (stacked vertically), where not 8: 21x21's octets and quads
+# take 183 KB of shared memory a block at 4 (8 would not fit); 4 also served its 32-bit network
+# (no groups) better than 8 (f32 of fractions 4.8 -> 5.8 Gpix/s at 4096^2); 2 warps, 2 blocks an
+# SM, ran 2-4% slower than 4 (bench/results/gpu-median-h100-2026-11-26-groups.md).
+WARPS = {21: 4}
 # Window sizes whose networks take sorted columns: the kernel first sorts, once for each warp's
 # TH output rows, the K - TH + 1 rows of every staged column that those rows' windows share
 # (col(c, i): the i-th smallest), and the network merges those instead of sorting the columns
@@ -71,19 +77,26 @@ MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2)
 # blocks, 2 an SM, would not both fit in shared memory with their sorted columns (122 KB a
 # block), and 1 an SM ran 11% slower on fractions at 4096^2 (36.1 -> 32.1).
 SORTED_COLUMNS = ({7, 9, 11, 15, 21}, {7, 9, 15, 21})
-# Window sizes (of SORTED_COLUMNS, 4 wide tiles) whose kernel also merges the sorted columns four
-# by four, once per warp, into quads (quad(c, i)), from which the network's core starts: its own
-# merges shrink, min/max per output, sorts included, 15x15 630 + 53 -> 444 + 53 + 69. H100,
-# 4096^2, u8 / u16 / f32 36.3 / 36.0 / 30.5 -> 38.5 / 37.9 / 32.4 Gpix/s (two calls,
-# bench/results/gpu-median-h100-2026-11-26-quads.md). 21x21 (1425 + 97 -> 1022 + 97 + 114) lost:
-# its core's merges hold more values at once, spills grew from 1260 to 1952 bytes and its quads
-# took the L1 cache they spill to (u16 5.41 -> 5.30, f32 7.7 -> 5.2). Packed lanes only: 15x15's
-# 32-bit blocks, 2 an SM, would not fit in shared memory with the quads (157 KB a block).
-QUADS = ({15}, set())
+# Window size -> the size of the column groups its network starts from (of SORTED_COLUMNS, 4 wide
+# tiles), for packed and 32-bit lanes. The kernel merges the sorted columns four by four into
+# quads, once per warp, and for groups of 8 the quads two by two into octets; group(c, i) is the
+# i-th smallest of those rows of columns c.., and the network's core merges fewer, longer lists.
+# Min/max per output, sorts included: 15x15 630 + 53 -> 444 + 53 + 69 with quads; 21x21 1425 + 97
+# -> 1022 + 97 + 114 with quads (which lost: spills grew from 1260 to 1952 bytes) and 792 + 97 +
+# 244 with octets, whose core merges hold fewer values at once: 80 bytes spilled, and the speed
+# no longer follows where the driver puts code and local memory (the spilling network ran u16
+# 5.4-6.3 after other kernels and 9.2-9.6 when the first of its process). H100, 4096^2, u8 /
+# u16 / f32 Gpix/s (bench/results/gpu-median-h100-2026-11-26-groups.md): 15x15 36.3 / 36.0 / 30.5
+# -> 38.5 / 37.9 / 32.4; 21x21 u16 / f32 6.3 / 5.6 -> 7.4 / 7.0 after other kernels. 32-bit lanes
+# take none: 15x15's blocks, 2 an SM, would not fit in shared memory with quads (157 KB a block),
+# and 21x21's octets ran f32 of fractions at 3.7 against 5.8 without (their sort jobs serve half
+# the outputs that packed lanes' do).
+GROUPS = ({15: 4, 21: 8}, {})
 # f32 squares from this size up try the packed networks on whole numbers 0..65535 first
 # (median_tiled_kernel.cuh, launch_whole_floats); the smallest packed block bounds the marks.
 WHOLE_FLOATS_FROM = 5
-MIN_PACKED_BLOCK = (min(64 * tw for tw, _ in PACKED_TILES.values()), min(8 * th for _, th in PACKED_TILES.values()))
+MIN_PACKED_BLOCK = (min(64 * tw for tw, _ in PACKED_TILES.values()),
+                    min(WARPS.get(k, 8) * th for k, (_, th) in PACKED_TILES.items()))
 # Window size -> the CPU's tile: one output column per vector lane, so 1 wide and shared along
 # y only; for the sizes past the CPU's sorted-column networks (median_column_networks.cuh, up to
 # 7x7). Min/max per output for 1x1, 1x2, 1x4, 1x8 tiles: 9x9 1270, 604, 403, 382; 11x11 2304,
@@ -157,14 +170,14 @@ def keep_median_ranks(values, n, m):
     return values[lo:hi + 1], n - lo - (a - 1 - hi), m - lo
 
 
-def tiled_network(k, tw, th, sorted_columns=False, quads=False):
+def tiled_network(k, tw, th, sorted_columns=False, group=0):
     """The graph and the outputs [(x, y, value)] of a tw x th tile of k x k medians. Output
     (x, y) sees inputs (columns x..x+k-1, rows y..y+k-1) of the tile's (tw+k-1) x (th+k-1).
     With sorted_columns, each column's rows th-1..k-1 (those all outputs share) come sorted, as
     values ("col", c, i), and a column's list that holds them merges the others into them.
-    With quads too (tw a multiple of 4), so do those rows of the four columns c..c+3 from each
-    c = tw-1 + 4j, as values ("quad", c, i), and column ranges split at their edges."""
-    assert not quads or (sorted_columns and tw % 4 == 0)
+    With a group size too (4 or 8, tw a multiple of 4), so do those rows of the `group` columns
+    from each c = tw-1 + group j, as values ("group", c, i), and column ranges split at their edges."""
+    assert not group or (sorted_columns and tw % 4 == 0 and group in (4, 8))
     g = Graph()
     memo = {}
     shared = (th - 1, k - 1)
@@ -178,8 +191,8 @@ def tiled_network(k, tw, th, sorted_columns=False, quads=False):
             covers = sorted_columns and r0 <= shared[0] and shared[1] <= r1
             if c0 == c1 and r0 == r1:
                 memo[key] = [("in", c0, r0)]
-            elif covers and (c0 == c1 or (quads and c1 - c0 == 3 and (c0 - tw + 1) % 4 == 0)):
-                memo[key] = [("col" if c0 == c1 else "quad", c0, i) for i in range((c1 - c0 + 1) * (k - th + 1))]
+            elif covers and (c0 == c1 or (group and c1 - c0 == group - 1 and (c0 - tw + 1) % group == 0)):
+                memo[key] = [("col" if c0 == c1 else "group", c0, i) for i in range((c1 - c0 + 1) * (k - th + 1))]
                 memo[key] = g.merge(g.merge(memo[key], rect(c0, c1, r0, shared[0] - 1)),
                                     rect(c0, c1, shared[1] + 1, r1))
             elif c0 == c1:
@@ -187,8 +200,8 @@ def tiled_network(k, tw, th, sorted_columns=False, quads=False):
                 memo[key] = g.merge(rect(c0, c1, r0, mid), rect(c0, c1, mid + 1, r1))
             else:
                 mid = (c0 + c1) // 2
-                edges = [c for c in range(c0, c1) if (c - tw + 2) % 4 == 0] if quads and covers else []
-                if edges:  # the quads' edge nearest the middle
+                edges = [c for c in range(c0, c1) if (c - tw + 2) % group == 0] if group and covers else []
+                if edges:  # the groups' edge nearest the middle
                     mid = min(edges, key=lambda c: abs(c - mid))
                 memo[key] = g.merge(rect(c0, mid, r0, r1), rect(mid + 1, c1, r0, r1))
         return memo[key]
@@ -224,7 +237,7 @@ def tiled_network(k, tw, th, sorted_columns=False, quads=False):
     return g, outputs
 
 
-def check(k, tw, th, g, outputs, trials=200):
+def check(k, tw, th, g, outputs, group=0, trials=200):
     """Runs the network on random inputs (many ties, and wide ranges) against sorting."""
     rng = random.Random(k)
     need = sorted(g.needed([v for _, _, v in outputs]))
@@ -232,7 +245,7 @@ def check(k, tw, th, g, outputs, trials=200):
         span = (2, 4, 1000)[trial % 3]
         x = {(c, r): rng.randrange(span) for c in range(tw + k - 1) for r in range(th + k - 1)}
         shared = {(kind, c): sorted(x[(c + j, r)] for j in range(span) for r in range(th - 1, k))
-                  for kind, span in (("col", 1), ("quad", 4)) for c in range(tw + k - span)}
+                  for kind, span in (("col", 1), ("group", group or 1)) for c in range(tw + k - span)}
         get = g.evaluate(need, lambda v: x[(v[1], v[2])] if v[0] == "in" else shared[v[:2]][v[2]])
         for ox, oy, v in outputs:
             window = sorted(x[(c, r)] for c in range(ox, ox + k) for r in range(oy, oy + k))
@@ -240,17 +253,19 @@ def check(k, tw, th, g, outputs, trials=200):
                 sys.exit(f"{k}x{k} tile {tw}x{th}: output ({ox}, {oy}) is wrong")
 
 
-def struct_name(k, tw, th, sorted_columns=False, quads=False):
-    return f"TiledSquare{k}Tile{tw}x{th}" + ("SortedColumns" if sorted_columns else "") + ("Quads" if quads else "")
+def struct_name(k, tw, th, sorted_columns=False, group=0):
+    return (f"TiledSquare{k}Tile{tw}x{th}" + ("SortedColumns" if sorted_columns else "") +
+            {0: "", 4: "Quads", 8: "Octets"}[group])
 
 
-def emit(k, tw, th, host=False, sorted_columns=False, quads=False):
+def emit(k, tw, th, host=False, sorted_columns=False, group=0):
     """The network's struct: device code over 32-bit keys and packed lanes, or (host) CPU code
     over any vector type."""
-    g, outputs = tiled_network(k, tw, th, sorted_columns, quads)
-    check(k, tw, th, g, outputs)
-    return emit_graph(g, outputs, struct_name(k, tw, th, sorted_columns, quads), f"{k}x{k} medians", k,
-                      [k // 2] * k, tw, th, host, None if host else MIN_BLOCKS[k], k - th + 1 if sorted_columns else 0)
+    g, outputs = tiled_network(k, tw, th, sorted_columns, group)
+    check(k, tw, th, g, outputs, group)
+    return emit_graph(g, outputs, struct_name(k, tw, th, sorted_columns, group), f"{k}x{k} medians", k,
+                      [k // 2] * k, tw, th, host, None if host else MIN_BLOCKS[k], k - th + 1 if sorted_columns else 0,
+                      group, None if host else WARPS.get(k, 8))
 
 
 def imagej_circle(radius):
@@ -327,10 +342,11 @@ def emit_sort(function, n, what, runs=None):
     ]
 
 
-def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_blocks=None, sorted_rows=0):
+def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_blocks=None, sorted_rows=0, group=0,
+               warps=None):
     """The struct of a tile network's graph (see emit); min_blocks (packed, scalar) for the device;
     sorted_rows: the rows of each column that come sorted (col(c, i)), 0 for none; those of
-    four columns together (quad(c, i)) where the graph reads them."""
+    `group` columns together (group(c, i)) where the graph reads them; warps: a block's, for the device."""
     need = sorted(g.needed([v for _, _, v in outputs]))
     names, body = {}, []
     value_type = "auto" if host else "std::uint32_t"
@@ -340,7 +356,7 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
             return names[v[1]]
         key = (v[0], v[1], v[2])
         if key not in names:
-            names[key] = f"{dict(col='s', quad='q').get(v[0], 'x')}{v[1]}_{v[2]}"
+            names[key] = f"{dict(col='s', group='g').get(v[0], 'x')}{v[1]}_{v[2]}"
             body.append(f"        const {value_type} {names[key]} = {v[0]}({v[1]}, {v[2]});")
         return names[key]
 
@@ -353,8 +369,8 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
         body.append(f"        out({ox}, {oy}, {name(v)});")
     count = tw * th
     inputs = len([key for key in names if isinstance(key, tuple)])
-    quads = sorted({key[1] for key in names if isinstance(key, tuple) and key[0] == "quad"})
-    assert quads == list(range(tw - 1, tw - 1 + 4 * len(quads), 4))
+    groups = sorted({key[1] for key in names if isinstance(key, tuple) and key[0] == "group"})
+    assert groups == list(range(tw - 1, tw - 1 + group * len(groups), group or 1))
     return [
         f"// {what}, a {tw}x{th} tile of outputs: {len(need)} min/max "
         f"({len(need) / count:.1f} per output) over {inputs} inputs.",
@@ -372,19 +388,24 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
             f"    static constexpr int kSortedRows = {sorted_rows};"]),
         *(emit_sort("sort_column", sorted_rows, f"Sorts the {sorted_rows} keys of a column's shared rows")
           if sorted_rows else []),
-        *([f"    // Quads: those rows of columns c..c+3, sorted together, for c = {tw - 1} + 4j, j < kQuads.",
-           f"    static constexpr int kQuads = {len(quads)};",
-           f"    static constexpr int kFirstQuad = {tw - 1};",
-           *emit_sort("sort_quad", 4 * sorted_rows, "Merges a quad's four sorted columns", runs=4)] if quads else
-          [] if host else ["    // Quads: none.", "    static constexpr int kQuads = 0;"]),
+        *([f"    // Groups: those rows of columns c..c+kGroup-1, sorted together, for c = {tw - 1} + kGroup j,",
+           "    // j < kGroups; merged from quads (four columns) and, for octets, quads' pairs.",
+           f"    static constexpr int kGroup = {group};",
+           f"    static constexpr int kGroups = {len(groups)};",
+           f"    static constexpr int kFirstGroup = {tw - 1};",
+           *emit_sort("sort_quad", 4 * sorted_rows, "Merges a quad's four sorted columns", runs=4),
+           *(emit_sort("sort_octet", 8 * sorted_rows, "Merges an octet's two sorted quads", runs=2)
+             if group == 8 else [])] if groups else
+          [] if host else ["    // Groups: none.", "    static constexpr int kGroup = 0, kGroups = 0;"]),
+        *([f"    static constexpr int kWarps = {warps};  // a block's, stacked vertically"] if warps else []),
         "    // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the",
         "    // median of output (x, y), whose window lies in columns x..x+size-1, rows y..y+size-1." if host else
         "    // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.",
-        *(["    // col(c, i): the i-th smallest key of column c's sorted rows; quad(c, i): of quad c's.",
-           "    template <class L, class In, class Col, class Quad, class Out>",
-           "    __device__ __forceinline__ static void run(const In& in, const Col& col, const Quad& quad,",
+        *(["    // col(c, i): the i-th smallest key of column c's sorted rows; group(c, i): of group c's.",
+           "    template <class L, class In, class Col, class Group, class Out>",
+           "    __device__ __forceinline__ static void run(const In& in, const Col& col, const Group& group,",
            "                                               const Out& out) {"]
-          if quads else
+          if groups else
           ["    // col(c, i): the i-th smallest key of column c's sorted rows.",
            "    template <class L, class In, class Col, class Out>",
            "    __device__ __forceinline__ static void run(const In& in, const Col& col, const Out& out) {"]
@@ -401,12 +422,12 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
 
 def square_source(k):
     sorted_packed, sorted_scalar = (k in ks for ks in SORTED_COLUMNS)
-    quads_packed, quads_scalar = (k in ks for ks in QUADS)
-    packed = struct_name(k, *PACKED_TILES[k], sorted_packed, quads_packed)
-    scalar = struct_name(k, *SCALAR_TILES[k], sorted_scalar, quads_scalar)
-    networks = emit(k, *PACKED_TILES[k], sorted_columns=sorted_packed, quads=quads_packed)
+    group_packed, group_scalar = (groups.get(k, 0) for groups in GROUPS)
+    packed = struct_name(k, *PACKED_TILES[k], sorted_packed, group_packed)
+    scalar = struct_name(k, *SCALAR_TILES[k], sorted_scalar, group_scalar)
+    networks = emit(k, *PACKED_TILES[k], sorted_columns=sorted_packed, group=group_packed)
     if scalar != packed:
-        networks += emit(k, *SCALAR_TILES[k], sorted_columns=sorted_scalar, quads=quads_scalar)
+        networks += emit(k, *SCALAR_TILES[k], sorted_columns=sorted_scalar, group=group_scalar)
     return "\n".join(HEADER + [
         f"// The {k}x{k} median's networks and launch (median_tiled_kernel.cuh).",
         "#include \"generated/median_tiled/squares.cuh\"",

@@ -18,8 +18,9 @@ struct TiledSquare5Tile4x2 {
     static constexpr int kMinBlocksScalar = 5;
     // Rows of each column that come sorted: none.
     static constexpr int kSortedRows = 0;
-    // Quads: none.
-    static constexpr int kQuads = 0;
+    // Groups: none.
+    static constexpr int kGroup = 0, kGroups = 0;
+    static constexpr int kWarps = 8;  // a block's, stacked vertically
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     template <class L, class In, class Out>

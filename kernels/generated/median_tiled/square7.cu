@@ -52,8 +52,9 @@ struct TiledSquare7Tile4x2SortedColumns {
         v[4] = t23;
         v[5] = t15;
     }
-    // Quads: none.
-    static constexpr int kQuads = 0;
+    // Groups: none.
+    static constexpr int kGroup = 0, kGroups = 0;
+    static constexpr int kWarps = 8;  // a block's, stacked vertically
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     // col(c, i): the i-th smallest key of column c's sorted rows.

@@ -68,8 +68,9 @@ struct TiledSquare9Tile8x2SortedColumns {
         v[6] = t37;
         v[7] = t29;
     }
-    // Quads: none.
-    static constexpr int kQuads = 0;
+    // Groups: none.
+    static constexpr int kGroup = 0, kGroups = 0;
+    static constexpr int kWarps = 8;  // a block's, stacked vertically
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     // col(c, i): the i-th smallest key of column c's sorted rows.
