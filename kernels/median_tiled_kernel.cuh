@@ -163,6 +163,14 @@ struct TileShape {
     static_assert(kGroup == 0 || TW % 4 == 0);
 };
 
+// Runs job(w, s) for each warp's rows w < kWarps and slot s < N, spread over the block's threads,
+// then waits for the whole block: the phases that sort and merge the warps' shared rows.
+template <int kWarps, int N, class Job>
+__device__ __forceinline__ void block_jobs(const Job& job) {
+    for (int j = threadIdx.x; j < kWarps * N; j += 32 * kWarps) job(j / N, j % N);
+    __syncthreads();
+}
+
 // L: the lanes. Packed for u8 and u16: each word holds two halves' keys, the block's 32 * TW
 // columns from x0 in its low 16 bits and the next 32 * TW in its high. Signed for f32 on
 // 32-bit keys. Packed for f32 is the 16-bit launch of launch_whole_floats: a block whose values
@@ -349,23 +357,21 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     using Sorted = std::uint32_t[kWarps][kSorted > 0 ? kSorted : 1][TW][kQ];
     Sorted& sorted = *reinterpret_cast<Sorted*>(sorted_columns);
     if constexpr (kSorted > 0) {
-        for (int job = threadIdx.x; job < kWarps * kInCols; job += 32 * kWarps) {
-            const int w = job / kInCols, c = job % kInCols;
+        block_jobs<kWarps, kInCols>([&](int w, int c) {
             std::uint32_t v[kSorted];
 #pragma unroll
             for (int i = 0; i < kSorted; ++i) v[i] = tile[w * TH + TH - 1 + i][c % TW][c / TW];
             Net::template sort_column<L>(v);
 #pragma unroll
             for (int i = 0; i < kSorted; ++i) sorted[w][i][c % TW][c / TW] = v[i];
-        }
-        __syncthreads();
+        });
     }
     // Quads: a job for each warp's rows and slot, merging its four sorted columns.
     using Quads = std::uint32_t[kWarps][4 * kSorted][kQuadSlots > 0 ? kQuadSlots : 1];
     Quads& quads = *reinterpret_cast<Quads*>(sorted_columns + Shape::kSortedBytes);
     if constexpr (kQuadSlots > 0) {
-        for (int job = threadIdx.x; job < kWarps * kQuadSlots; job += 32 * kWarps) {
-            const int w = job / kQuadSlots, s = job % kQuadSlots, c0 = 4 * s + Net::kFirstGroup + kShift;
+        block_jobs<kWarps, kQuadSlots>([&](int w, int s) {
+            const int c0 = 4 * s + Net::kFirstGroup + kShift;
             std::uint32_t v[4 * kSorted];
 #pragma unroll
             for (int j = 0; j < 4; ++j)
@@ -374,15 +380,13 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
             Net::template sort_quad<L>(v);
 #pragma unroll
             for (int i = 0; i < 4 * kSorted; ++i) quads[w][i][s] = v[i];
-        }
-        __syncthreads();
+        });
     }
     // Octets: a job for each warp's rows and slot, merging the quads of its slot and the next.
     using Octets = std::uint32_t[kWarps][8 * kSorted][kOctetSlots > 0 ? kOctetSlots : 1];
     Octets& octets = *reinterpret_cast<Octets*>(sorted_columns + Shape::kSortedBytes + Shape::kQuadBytes);
     if constexpr (kOctetSlots > 0) {
-        for (int job = threadIdx.x; job < kWarps * kOctetSlots; job += 32 * kWarps) {
-            const int w = job / kOctetSlots, s = job % kOctetSlots;
+        block_jobs<kWarps, kOctetSlots>([&](int w, int s) {
             std::uint32_t v[8 * kSorted];
 #pragma unroll
             for (int i = 0; i < 4 * kSorted; ++i) {
@@ -392,8 +396,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
             Net::template sort_octet<L>(v);
 #pragma unroll
             for (int i = 0; i < 8 * kSorted; ++i) octets[w][i][s] = v[i];
-        }
-        __syncthreads();
+        });
     }
 
     if (ox >= a.width || oy >= a.height) return;  // the packed half to the right is outside too
