@@ -137,9 +137,9 @@ __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint
 // on consecutive words. Networks of sorted columns (Net::kSortedRows) also keep, for each warp,
 // each staged column's rows that the warp's outputs share, sorted, in dynamic shared memory
 // laid out the same way: sorted[warp][i][c % TW][c / TW]. Networks of groups (Net::kGroup 4 or
-// 8 columns, TW a multiple of 4) keep after them those of four columns sorted together, quads
-// [warp][i][s], and for groups of 8 those of two quads, octets[warp][i][s]: slot s starts at staged
-// column 4 s + kFirstGroup + kShift, so lane l's group j is slot l TW / 4 + j kGroup / 4.
+// 8 columns, TW a multiple of 4) keep after them those of the group's columns sorted together,
+// quads[warp][i][s] or octets[warp][i][s]: slot s starts at staged column 4 s + kFirstGroup +
+// kShift, so lane l's group j is slot l TW / 4 + j kGroup / 4.
 template <class Net>
 struct TileShape {
     static constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
@@ -153,9 +153,9 @@ struct TileShape {
     static constexpr int kSorted = Net::kSortedRows;
     static constexpr std::size_t kSortedBytes = sizeof(std::uint32_t) * kWarps * kSorted * TW * kQ;
     static constexpr int kGroup = Net::kGroup;
-    // To lane 31's last group; octets take the quads of their slot and the next.
+    // To lane 31's last group.
     static constexpr int kGroupSlots = kGroup > 0 ? 31 * TW / 4 + (Net::kGroups - 1) * kGroup / 4 + 1 : 0;
-    static constexpr int kQuadSlots = kGroup == 8 ? kGroupSlots + 1 : kGroupSlots;
+    static constexpr int kQuadSlots = kGroup == 4 ? kGroupSlots : 0;
     static constexpr int kOctetSlots = kGroup == 8 ? kGroupSlots : 0;
     static constexpr std::size_t kQuadBytes = sizeof(std::uint32_t) * kWarps * 4 * kSorted * kQuadSlots;
     static constexpr std::size_t kOctetBytes = sizeof(std::uint32_t) * kWarps * 8 * kSorted * kOctetSlots;
@@ -382,16 +382,23 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
             for (int i = 0; i < 4 * kSorted; ++i) quads[w][i][s] = v[i];
         });
     }
-    // Octets: a job for each warp's rows and slot, merging the quads of its slot and the next.
+    // Octets: a job for each warp's rows and slot, merging its eight sorted columns as two quads.
     using Octets = std::uint32_t[kWarps][8 * kSorted][kOctetSlots > 0 ? kOctetSlots : 1];
     Octets& octets = *reinterpret_cast<Octets*>(sorted_columns + Shape::kSortedBytes + Shape::kQuadBytes);
     if constexpr (kOctetSlots > 0) {
         block_jobs<kWarps, kOctetSlots>([&](int w, int s) {
-            std::uint32_t v[8 * kSorted];
+            const int c0 = 4 * s + Net::kFirstGroup + kShift;
+            std::uint32_t q[2][4 * kSorted], v[8 * kSorted];
 #pragma unroll
-            for (int i = 0; i < 4 * kSorted; ++i) {
-                v[i] = quads[w][i][s];
-                v[4 * kSorted + i] = quads[w][i][s + 1];
+            for (int h = 0; h < 2; ++h) {
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+#pragma unroll
+                    for (int i = 0; i < kSorted; ++i)
+                        q[h][j * kSorted + i] = sorted[w][i][(c0 + 4 * h + j) % TW][(c0 + 4 * h + j) / TW];
+                Net::template sort_quad<L>(q[h]);
+#pragma unroll
+                for (int i = 0; i < 4 * kSorted; ++i) v[h * 4 * kSorted + i] = q[h][i];
             }
             Net::template sort_octet<L>(v);
 #pragma unroll

@@ -58,11 +58,13 @@ SCALAR_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 
 # 9x9 at 2: +12% / +15% / +23%) and for f32 at 11x11 and 15x15 (2: +20%, +10%). Packed
 # 11x11 and 15x15 need their registers (2 blocks: -44%, -23%); so does 21x21.
 MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2), 21: (1, 1)}
-# Window size -> warps of a block (stacked vertically), where not 8: 21x21's octets and quads
-# take 183 KB of shared memory a block at 4 (8 would not fit); 4 also served its 32-bit network
-# (no groups) better than 8 (f32 of fractions 4.8 -> 5.8 Gpix/s at 4096^2); 2 warps, 2 blocks an
-# SM, ran 2-4% slower than 4 (bench/results/gpu-median-h100-2026-11-26-groups.md).
-WARPS = {21: 4}
+# Window size -> warps of a block (stacked vertically), where not 8: 21x21's octets take 127.5 KB of
+# shared memory a block at 6 warps, with its sorted columns and tile 222.5 of the 227 KB a block may
+# have (8 would not fit). Its network is fetch-bound (ncu: 2.9 of 5.7 cycles between a warp's issues
+# waiting for an instruction at 4 warps), so each warp more an SM pays: H100, 4096^2, u16 / f32
+# 21x21 7.4 / 7.0 at 4 warps (quads kept between the jobs) and 7.15 / 6.6 at 2 warps, 2 blocks an
+# SM, against 10.05 / 9.4 at 6 (bench/results/gpu-median-h100-2026-11-26-groups.md).
+WARPS = {21: 6}
 # Window sizes whose networks take sorted columns: the kernel first sorts, once for each warp's
 # TH output rows, the K - TH + 1 rows of every staged column that those rows' windows share
 # (col(c, i): the i-th smallest), and the network merges those instead of sorting the columns
@@ -78,19 +80,19 @@ WARPS = {21: 4}
 # block), and 1 an SM ran 11% slower on fractions at 4096^2 (36.1 -> 32.1).
 SORTED_COLUMNS = ({7, 9, 11, 15, 21}, {7, 9, 15, 21})
 # Window size -> the size of the column groups its network starts from (of SORTED_COLUMNS, 4 wide
-# tiles), for packed and 32-bit lanes. The kernel merges the sorted columns four by four into
-# quads, once per warp, and for groups of 8 the quads two by two into octets; group(c, i) is the
-# i-th smallest of those rows of columns c.., and the network's core merges fewer, longer lists.
-# Min/max per output, sorts included: 15x15 630 + 53 -> 444 + 53 + 69 with quads; 21x21 1425 + 97
-# -> 1022 + 97 + 114 with quads (which lost: spills grew from 1260 to 1952 bytes) and 792 + 97 +
-# 244 with octets, whose core merges hold fewer values at once: 80 bytes spilled, and the speed
-# no longer follows where the driver puts code and local memory (the spilling network ran u16
-# 5.4-6.3 after other kernels and 9.2-9.6 when the first of its process). H100, 4096^2, u8 /
-# u16 / f32 Gpix/s (bench/results/gpu-median-h100-2026-11-26-groups.md): 15x15 36.3 / 36.0 / 30.5
-# -> 38.5 / 37.9 / 32.4; 21x21 u16 / f32 6.3 / 5.6 -> 7.4 / 7.0 after other kernels. 32-bit lanes
-# take none: 15x15's blocks, 2 an SM, would not fit in shared memory with quads (157 KB a block),
-# and 21x21's octets ran f32 of fractions at 3.7 against 5.8 without (their sort jobs serve half
-# the outputs that packed lanes' do).
+# tiles), for packed and 32-bit lanes. The kernel merges, once per warp, the sorted columns four by
+# four into quads, or eight by eight into octets (two quads merged); group(c, i) is the i-th
+# smallest of those rows of the group from column c, and the network's core merges fewer, longer
+# lists. Min/max per output, sorts included: 15x15 630 + 53 -> 444 + 53 + 69 with quads; 21x21
+# 1425 + 97 -> 1022 + 97 + 114 with quads (which lost: spills grew from 1260 to 1952 bytes) and
+# 792 + 97 + 346 with octets, whose core merges hold fewer values at once: 80 bytes spilled, and
+# the speed no longer follows where the driver puts code and local memory (the spilling network
+# ran u16 5.4-6.3 after other kernels and 9.2-9.6 when the first of its process). H100, 4096^2,
+# u8 / u16 / f32 Gpix/s (bench/results/gpu-median-h100-2026-11-26-groups.md): 15x15 36.3 / 36.0 /
+# 30.5 -> 38.5 / 37.9 / 32.4; 21x21 u16 / f32 5.7 / 5.1 -> 10.05 / 9.4 (6 warps). 32-bit lanes take
+# none: 15x15's blocks, 2 an SM, would not fit in shared memory with quads (157 KB a block), and
+# 21x21's octets ran f32 of fractions at 3.7 against 5.8 without (4 warps; their sort jobs serve
+# half the outputs that packed lanes' do).
 GROUPS = ({15: 4, 21: 8}, {})
 # f32 squares from this size up try the packed networks on whole numbers 0..65535 first
 # (median_tiled_kernel.cuh, launch_whole_floats); the smallest packed block bounds the marks.
@@ -389,7 +391,7 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
         *(emit_sort("sort_column", sorted_rows, f"Sorts the {sorted_rows} keys of a column's shared rows")
           if sorted_rows else []),
         *([f"    // Groups: those rows of columns c..c+kGroup-1, sorted together, for c = {tw - 1} + kGroup j,",
-           "    // j < kGroups; merged from quads (four columns) and, for octets, quads' pairs.",
+           "    // j < kGroups; octets merge two quads (four columns each).",
            f"    static constexpr int kGroup = {group};",
            f"    static constexpr int kGroups = {len(groups)};",
            f"    static constexpr int kFirstGroup = {tw - 1};",

@@ -143,7 +143,7 @@ struct TiledSquare15Tile4x2SortedColumnsQuads {
         v[13] = t73;
     }
     // Groups: those rows of columns c..c+kGroup-1, sorted together, for c = 3 + kGroup j,
-    // j < kGroups; merged from quads (four columns) and, for octets, quads' pairs.
+    // j < kGroups; octets merge two quads (four columns each).
     static constexpr int kGroup = 4;
     static constexpr int kGroups = 3;
     static constexpr int kFirstGroup = 3;

@@ -237,7 +237,7 @@ struct TiledSquare21Tile4x2SortedColumnsOctets {
         v[19] = t153;
     }
     // Groups: those rows of columns c..c+kGroup-1, sorted together, for c = 3 + kGroup j,
-    // j < kGroups; merged from quads (four columns) and, for octets, quads' pairs.
+    // j < kGroups; octets merge two quads (four columns each).
     static constexpr int kGroup = 8;
     static constexpr int kGroups = 2;
     static constexpr int kFirstGroup = 3;
@@ -2305,7 +2305,7 @@ struct TiledSquare21Tile4x2SortedColumnsOctets {
         v[158] = t1025;
         v[159] = t711;
     }
-    static constexpr int kWarps = 4;  // a block's, stacked vertically
+    static constexpr int kWarps = 6;  // a block's, stacked vertically
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     // col(c, i): the i-th smallest key of column c's sorted rows; group(c, i): of group c's.
@@ -9421,7 +9421,7 @@ struct TiledSquare21Tile4x2SortedColumns {
     }
     // Groups: none.
     static constexpr int kGroup = 0, kGroups = 0;
-    static constexpr int kWarps = 4;  // a block's, stacked vertically
+    static constexpr int kWarps = 6;  // a block's, stacked vertically
     // in(c, r): the key at column c, row r of the tile's inputs; out(x, y, key): the
     // median of output (x, y), whose window is columns x..x+k-1, rows y..y+k-1.
     // col(c, i): the i-th smallest key of column c's sorted rows.

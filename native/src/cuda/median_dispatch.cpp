@@ -38,12 +38,12 @@ kernels::ColumnsWindow columns_window(const Footprint& fp) {
 }
 
 // Squares the tiled networks serve (H100, 4096^2): u8 to 15, u16 and f32 all of theirs, to 21.
-// At 21x21 the tiled network (u16 7.4 Gpix/s, the same for u8) loses to the sliding histograms'
+// At 21x21 the tiled network (u16 10.05 Gpix/s, the same for u8) loses to the sliding histograms'
 // 17.0 for u8 on the shared images (bench/results/gpu-median-h100-2026-11-26-groups.md). u16
-// 21x21 stays tiled: 7.4 on any data (5.7 before the octets, 4.1-6.0 before the sorted columns),
+// 21x21 stays tiled: 10.05 on any data (5.7 before the octets, 4.1-6.0 before the sorted columns),
 // where the histograms' ranks ran 5.2 on the shared images but 0.22-0.48 on noise and random
 // walks, whose medians keep leaving their coarse bin (bench/results/pipeline-h100-2026-11-24-
-// median3d.md); f32 7.0 on whole numbers and 5.8 on fractions against 1.62.
+// median3d.md); f32 9.4 on whole numbers and 4.6 on fractions against 1.62.
 bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     const int k = 2 * fp.radius_y + 1;
     return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type != PixelType::u8 || k <= 15);
