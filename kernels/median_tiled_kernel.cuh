@@ -19,7 +19,6 @@
 
 namespace fastmedian::kernels::tiled {
 
-
 // The keys of the tiled kernels (2D and 3D). Integers: OrderKey's. Floats: keys ordered as
 // signed integers (SignedLanes), OrderKey's with the top bit flipped, so that a float in
 // +0..+Inf is its own key, and a thread of the 2D kernel whose values all are (most microscopy
@@ -138,8 +137,8 @@ __device__ __forceinline__ void vector_words(const T* lo, const T* hi, std::uint
 // each staged column's rows that the warp's outputs share, sorted, in dynamic shared memory
 // laid out the same way: sorted[warp][i][c % TW][c / TW]. Networks of groups (Net::kGroup 4 or
 // 8 columns, TW a multiple of 4) keep after them those of the group's columns sorted together,
-// quads[warp][i][s] or octets[warp][i][s]: slot s starts at staged column 4 s + kFirstGroup +
-// kShift, so lane l's group j is slot l TW / 4 + j kGroup / 4.
+// groups[warp][i][s]: slot s starts at staged column 4 s + kFirstGroup + kShift, so lane l's
+// group j is slot l TW / 4 + j kGroup / 4.
 template <class Net>
 struct TileShape {
     static constexpr int K = Net::kSize, TW = Net::kTileW, TH = Net::kTileH, R = K / 2;
@@ -155,11 +154,8 @@ struct TileShape {
     static constexpr int kGroup = Net::kGroup;
     // To lane 31's last group.
     static constexpr int kGroupSlots = kGroup > 0 ? 31 * TW / 4 + (Net::kGroups - 1) * kGroup / 4 + 1 : 0;
-    static constexpr int kQuadSlots = kGroup == 4 ? kGroupSlots : 0;
-    static constexpr int kOctetSlots = kGroup == 8 ? kGroupSlots : 0;
-    static constexpr std::size_t kQuadBytes = sizeof(std::uint32_t) * kWarps * 4 * kSorted * kQuadSlots;
-    static constexpr std::size_t kOctetBytes = sizeof(std::uint32_t) * kWarps * 8 * kSorted * kOctetSlots;
-    static constexpr std::size_t kDynamicBytes = kSortedBytes + kQuadBytes + kOctetBytes;
+    static constexpr std::size_t kGroupBytes = sizeof(std::uint32_t) * kWarps * kGroup * kSorted * kGroupSlots;
+    static constexpr std::size_t kDynamicBytes = kSortedBytes + kGroupBytes;
     static_assert(kGroup == 0 || TW % 4 == 0);
 };
 
@@ -183,7 +179,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     constexpr int K = Shape::K, TW = Shape::TW, TH = Shape::TH, R = Shape::R, kHalfW = Shape::kHalfW;
     constexpr int kLead = Shape::kLead, kShift = Shape::kShift, kInCols = Shape::kInCols;
     constexpr int kInRows = Shape::kInRows, kQ = Shape::kQ, kSorted = Shape::kSorted;
-    constexpr int kWarps = Shape::kWarps, kQuadSlots = Shape::kQuadSlots, kOctetSlots = Shape::kOctetSlots;
+    constexpr int kWarps = Shape::kWarps, kGroup = Shape::kGroup, kGroupSlots = Shape::kGroupSlots;
     constexpr int kColSteps = (kInCols + 31) / 32;
     constexpr int kVecSteps = (kInCols / 4 + 31) / 32;
     constexpr bool kFloat = std::is_same_v<T, float>, kWholeFloats = kFloat && L::kCols == 2;
@@ -366,43 +362,29 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
             for (int i = 0; i < kSorted; ++i) sorted[w][i][c % TW][c / TW] = v[i];
         });
     }
-    // Quads: a job for each warp's rows and slot, merging its four sorted columns.
-    using Quads = std::uint32_t[kWarps][4 * kSorted][kQuadSlots > 0 ? kQuadSlots : 1];
-    Quads& quads = *reinterpret_cast<Quads*>(sorted_columns + Shape::kSortedBytes);
-    if constexpr (kQuadSlots > 0) {
-        block_jobs<kWarps, kQuadSlots>([&](int w, int s) {
+    // Groups: a job for each warp's rows and slot, merging its sorted columns four by four
+    // (sort_quad), and for octets the two quads (sort_octet).
+    using Groups = std::uint32_t[kWarps][kGroup > 0 ? kGroup * kSorted : 1][kGroupSlots > 0 ? kGroupSlots : 1];
+    Groups& groups = *reinterpret_cast<Groups*>(sorted_columns + Shape::kSortedBytes);
+    if constexpr (kGroup > 0) {
+        block_jobs<kWarps, kGroupSlots>([&](int w, int s) {
             const int c0 = 4 * s + Net::kFirstGroup + kShift;
-            std::uint32_t v[4 * kSorted];
+            std::uint32_t v[kGroup * kSorted];
 #pragma unroll
-            for (int j = 0; j < 4; ++j)
-#pragma unroll
-                for (int i = 0; i < kSorted; ++i) v[j * kSorted + i] = sorted[w][i][(c0 + j) % TW][(c0 + j) / TW];
-            Net::template sort_quad<L>(v);
-#pragma unroll
-            for (int i = 0; i < 4 * kSorted; ++i) quads[w][i][s] = v[i];
-        });
-    }
-    // Octets: a job for each warp's rows and slot, merging its eight sorted columns as two quads.
-    using Octets = std::uint32_t[kWarps][8 * kSorted][kOctetSlots > 0 ? kOctetSlots : 1];
-    Octets& octets = *reinterpret_cast<Octets*>(sorted_columns + Shape::kSortedBytes + Shape::kQuadBytes);
-    if constexpr (kOctetSlots > 0) {
-        block_jobs<kWarps, kOctetSlots>([&](int w, int s) {
-            const int c0 = 4 * s + Net::kFirstGroup + kShift;
-            std::uint32_t q[2][4 * kSorted], v[8 * kSorted];
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
+            for (int h = 0; h < kGroup / 4; ++h) {
+                std::uint32_t q[4 * kSorted];
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
 #pragma unroll
                     for (int i = 0; i < kSorted; ++i)
-                        q[h][j * kSorted + i] = sorted[w][i][(c0 + 4 * h + j) % TW][(c0 + 4 * h + j) / TW];
-                Net::template sort_quad<L>(q[h]);
+                        q[j * kSorted + i] = sorted[w][i][(c0 + 4 * h + j) % TW][(c0 + 4 * h + j) / TW];
+                Net::template sort_quad<L>(q);
 #pragma unroll
-                for (int i = 0; i < 4 * kSorted; ++i) v[h * 4 * kSorted + i] = q[h][i];
+                for (int i = 0; i < 4 * kSorted; ++i) v[h * 4 * kSorted + i] = q[i];
             }
-            Net::template sort_octet<L>(v);
+            if constexpr (kGroup == 8) Net::template sort_octet<L>(v);
 #pragma unroll
-            for (int i = 0; i < 8 * kSorted; ++i) octets[w][i][s] = v[i];
+            for (int i = 0; i < kGroup * kSorted; ++i) groups[w][i][s] = v[i];
         });
     }
 
@@ -414,14 +396,8 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     auto out = [&](int x, int y, std::uint32_t k) { keys[y][x] = k; };
     if constexpr (kSorted > 0) {
         auto col = [&](int c, int i) { return sorted[warp][i][(c + kShift) % TW][lane + (c + kShift) / TW]; };
-        if constexpr (Shape::kGroup > 0) {
-            auto group = [&](int c, int i) {
-                const int s = lane * (TW / 4) + (c - Net::kFirstGroup) / 4;
-                if constexpr (Shape::kGroup == 8)
-                    return octets[warp][i][s];
-                else
-                    return quads[warp][i][s];
-            };
+        if constexpr (kGroup > 0) {
+            auto group = [&](int c, int i) { return groups[warp][i][lane * (TW / 4) + (c - Net::kFirstGroup) / 4]; };
             Net::template run<L>(in, col, group, out);
         } else {
             Net::template run<L>(in, col, out);
