@@ -1,41 +1,38 @@
 #include "median3x3_stream.cuh"
 
-#include <algorithm>
 #include <type_traits>
 
 #include "border_index.cuh"
 #include "device_sms.cuh"
 #include "median_stream.cuh"
+#include "overlapped_launch.cuh"
+#include "stream_strips.cuh"
 
 namespace fastmedian::kernels::stream3 {
 
 namespace {
 
-// Blocks of one warp, 32 an SM (the most an SM holds), and the waves of them a grid aims at,
-// with strips of at least kMinStrip rows. H100, 2048^2 / 4096^2 / 8192^2, against 4-warp
-// blocks 10 an SM: 373-381 / 642-650 / 851-852 against 366-367 / 624-628 / 844-845 (2-warp
-// blocks 20 an SM: 398-405 / 625-628 / 863-868). Measured on the H200 with 4-warp blocks: fewer
-// registers ran 1-15% slower; a grid of one wave, whose blocks all load at once and then all
-// compute, 12-36% slower; strips of 2 rows, which load twice the rows they output, 4% slower.
-constexpr int kWarps = 1;
-constexpr int kMinBlocks = 32;
-constexpr int kWaves = 8;
-constexpr int kMinStrip = 4;
-constexpr int kWarpCols = 4 * 30;           // output columns of a warp (lanes 1..30)
-constexpr int kBlockCols = kWarps * kWarpCols;
+// Blocks of one warp, 32 an SM (the most an SM holds), the grid's strips as the other streaming
+// kernels' (stream_strips.cuh): at least 4 rows, the last ones 2. H100, 2048^2 / 4096^2 / 8192^2,
+// against 4-warp blocks 10 an SM: 373-381 / 642-650 / 851-852 against 366-367 / 624-628 /
+// 844-845 (2-warp blocks 20 an SM: 398-405 / 625-628 / 863-868). The last strips of 2 rows
+// (H100, with overlapped launches): 463 / 766 / 951 -> 478 / 796 / 1009; strips of at least 6
+// or 8 rows, or the last 30% in strips of 2, ran slower. Measured on the H200 with 4-warp
+// blocks: fewer registers ran 1-15% slower; a grid of one wave, whose blocks all load at once
+// and then all compute, 12-36% slower.
+struct Window3 {
+    static constexpr int kWarps = 1, kMinBlocks = 32, kMinStrip = 4, kLastStrip = 2;
+};
+constexpr int kBlockCols = Window3::kWarps * stream::kWarpCols;
 
 __device__ __forceinline__ std::uint32_t lo(std::uint32_t a, std::uint32_t b) { return __vminu2(a, b); }
 __device__ __forceinline__ std::uint32_t hi(std::uint32_t a, std::uint32_t b) { return __vmaxu2(a, b); }
 
-// The packed keys of the six columns x - 1 .. x + 4 of a row whose words (pixels x .. x + 3)
-// are a (upper strip) and b (lower strip) in this lane.
-__device__ __forceinline__ void row_keys(std::uint32_t a, std::uint32_t b, std::uint32_t (&k)[6]) {
-    const std::uint32_t la = __shfl_up_sync(~0u, a, 1), lb = __shfl_up_sync(~0u, b, 1);
-    const std::uint32_t ra = __shfl_down_sync(~0u, a, 1), rb = __shfl_down_sync(~0u, b, 1);
-    k[0] = __byte_perm(la, lb, 0x7733);
+// The packed keys of the four columns x .. x + 3 of a row whose words (pixels x .. x + 3) are a
+// (upper strip) and b (lower strip) in this lane.
+__device__ __forceinline__ void row_keys(std::uint32_t a, std::uint32_t b, std::uint32_t (&k)[4]) {
 #pragma unroll
-    for (int j = 0; j < 4; ++j) k[1 + j] = __byte_perm(a, b, j * 0x11 + (4 + j) * 0x1100);
-    k[5] = __byte_perm(ra, rb, 0x4400);
+    for (int j = 0; j < 4; ++j) k[j] = __byte_perm(a, b, j * 0x11 + (4 + j) * 0x1100);
 }
 
 struct Sorted3 {
@@ -45,6 +42,12 @@ struct Sorted3 {
 // {v, pl, ph} sorted, where pl <= ph.
 __device__ __forceinline__ Sorted3 insert(std::uint32_t v, std::uint32_t pl, std::uint32_t ph) {
     return {lo(v, pl), hi(pl, lo(v, ph)), hi(v, ph)};
+}
+
+// Columns x - 1 and x + 4 (c[0], c[5]) from the lanes either side, whose columns 3 and 0 they are.
+__device__ __forceinline__ void neighbours(Sorted3 (&c)[6]) {
+    c[0] = {__shfl_up_sync(~0u, c[4].l, 1), __shfl_up_sync(~0u, c[4].m, 1), __shfl_up_sync(~0u, c[4].h, 1)};
+    c[5] = {__shfl_down_sync(~0u, c[1].l, 1), __shfl_down_sync(~0u, c[1].m, 1), __shfl_down_sync(~0u, c[1].h, 1)};
 }
 
 // The four packed medians of output columns x .. x + 3 from their six columns' sorted triples.
@@ -62,11 +65,14 @@ __device__ __forceinline__ void medians(const Sorted3 (&c)[6], std::uint32_t (&o
     }
 }
 
-// strip: rows of each of a lane's two strips (even).
-__global__ void __launch_bounds__(32 * kWarps, kMinBlocks) median3x3_u8(const __grid_constant__ PlanesArgs a, int strip) {
+// Strips of rows each of a lane's two strips (even).
+__global__ void __launch_bounds__(32 * Window3::kWarps, Window3::kMinBlocks)
+    median3x3_u8(const __grid_constant__ PlanesArgs a, const stream::Strips strips) {
+    wait_for_previous_grid();
+    const int strip = strips.rows_of(blockIdx.y);
+    const int ya = strips.first_row(blockIdx.y), yb = ya + strip;  // the strips' first rows
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int x = blockIdx.x * kBlockCols + warp * kWarpCols + 4 * (lane - 1);  // this lane's word
-    const int ya = blockIdx.y * 2 * strip, yb = ya + strip;           // the strips' first rows
+    const int x = blockIdx.x * kBlockCols + warp * stream::kWarpCols + 4 * (lane - 1);  // this lane's word
     const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
     char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
     const bool stores = lane >= 1 && lane <= 30;
@@ -110,13 +116,13 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) median3x3_u8(const __
 
         // Rows y - 1 and y of each strip, then two rows a step: output rows y and y + 1 need
         // rows y - 1 .. y + 2. The next step's words are loaded before this step's network.
-        std::uint32_t up[6], mid[6];
+        std::uint32_t up[4], mid[4];
         row_keys(word(ya - 1), word(yb - 1), up);
         row_keys(word(ya), word(yb), mid);
         std::uint32_t na1 = word(ya + 1), nb1 = word(yb + 1), na2 = word(ya + 2), nb2 = word(yb + 2);
 #pragma unroll 1
         for (int i = 0; i < strip; i += 2) {
-            std::uint32_t d1[6], d2[6];
+            std::uint32_t d1[4], d2[4];
             row_keys(na1, nb1, d1);
             row_keys(na2, nb2, d2);
             if (i + 2 < strip) {
@@ -125,13 +131,17 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) median3x3_u8(const __
                 na2 = word(ya + i + 4);
                 nb2 = word(yb + i + 4);
             }
-            Sorted3 c0[6], c1[6];  // columns of output rows y and y + 1
+            // This lane's columns of output rows y and y + 1 sorted, the rows they share once;
+            // the columns either side sorted by the lanes beside it.
+            Sorted3 c0[6], c1[6];
 #pragma unroll
-            for (int c = 0; c < 6; ++c) {
+            for (int c = 0; c < 4; ++c) {
                 const std::uint32_t pl = lo(mid[c], d1[c]), ph = hi(mid[c], d1[c]);
-                c0[c] = insert(up[c], pl, ph);
-                c1[c] = insert(d2[c], pl, ph);
+                c0[1 + c] = insert(up[c], pl, ph);
+                c1[1 + c] = insert(d2[c], pl, ph);
             }
+            neighbours(c0);
+            neighbours(c1);
             std::uint32_t o0[4], o1[4];
             medians(c0, o0);
             medians(c1, o1);
@@ -143,7 +153,7 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) median3x3_u8(const __
             store(ya + i + 1, __byte_perm(r1a, r1b, 0x5410));
             store(yb + i + 1, __byte_perm(r1a, r1b, 0x7632));
 #pragma unroll
-            for (int c = 0; c < 6; ++c) {
+            for (int c = 0; c < 4; ++c) {
                 up[c] = d1[c];
                 mid[c] = d2[c];
             }
@@ -161,19 +171,13 @@ bool serves(const PlanesArgs& a) { return stream::serves(PixelType::u8, a); }  /
 
 cudaError_t launch(const PlanesArgs& a, cudaStream_t stream) {
     if (!serves(a)) return cudaErrorInvalidValue;
-    // Strips as long as make the grid kWaves waves of the GPU's resident blocks.
     int sms = 0;
     const cudaError_t e = current_sm_count(sms);
     if (e != cudaSuccess) return e;
-    const std::int64_t columns = (a.width + kBlockCols - 1) / kBlockCols;
-    const std::int64_t slots = std::max<std::int64_t>(1, std::int64_t{sms} * kMinBlocks * kWaves / (columns * a.planes));
-    std::int64_t strip = std::max<std::int64_t>(kMinStrip, (a.height + 2 * slots - 1) / (2 * slots));
-    strip += strip % 2;
-    const std::int64_t strips = (a.height + 2 * strip - 1) / (2 * strip);
-    if (strips > 65535) return cudaErrorInvalidConfiguration;
-    median3x3_u8<<<dim3(static_cast<unsigned>(columns), static_cast<unsigned>(strips), a.planes), 32 * kWarps, 0,
-                   stream>>>(a, static_cast<int>(strip));
-    return cudaGetLastError();
+    const stream::Strips strips = stream::strips_for<Window3>(a, sms);
+    if (strips.rows > 65535) return cudaErrorInvalidConfiguration;
+    const dim3 grid(static_cast<unsigned>(stream::block_columns<Window3>(a)), static_cast<unsigned>(strips.rows), a.planes);
+    return launch_overlapped(median3x3_u8, grid, dim3(32 * Window3::kWarps), 0, stream, a, strips);
 }
 
 }  // namespace fastmedian::kernels::stream3

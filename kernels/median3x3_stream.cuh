@@ -5,15 +5,17 @@
 // 749, whose blocks stage to shared memory and then compute, in step
 // (bench/results/gpu-median-h200-2026-11-26-stream3.md).
 //
-// A lane takes four columns (one 4-byte load a row) and two strips of kStripRows rows, one per
-// packed half (lane 0 of a u16x2 word the upper strip, lane 1 the lower), so each min/max serves
-// two outputs. The columns either side come from the neighbouring lanes by shuffle: lanes 0 and
-// 31 of a warp only load, the 30 between compute, 120 output columns a warp. A key is the pixel
-// in both bytes of its 16-bit half (v * 0x101, ordered as the pixels), one PRMT a packed word.
+// A lane takes four columns (one 4-byte load a row) and two strips of rows (stream_strips.cuh),
+// one per packed half (lane 0 of a u16x2 word the upper strip, lane 1 the lower), so each
+// min/max serves two outputs. A key is the pixel in both bytes of its 16-bit half (v * 0x101,
+// ordered as the pixels), one PRMT a packed word.
 //
-// Each column's three rows are sorted with the pair of middle rows shared by two output rows;
-// an output is then med3(max of the lows, med3 of the middles, min of the highs) of its three
-// columns, the middles' pairs shared by neighbouring outputs: 8.25 min/max a pixel.
+// Each lane sorts its four columns' three rows, the pair of middle rows shared by two output
+// rows; the sorted columns either side come from the neighbouring lanes by shuffle (lanes 0 and
+// 31 of a warp only load and sort, the 30 between output, 120 columns a warp). An output is then
+// med3(max of the lows, med3 of the middles, min of the highs) of its three columns, the
+// middles' pairs shared by neighbouring outputs: 7 min/max a pixel (8.25 when each lane sorted
+// its neighbours' columns again: H100 4096^2 687 -> 766 Gpix/s).
 #pragma once
 
 #include <cstdint>

@@ -23,15 +23,10 @@
 #include "median_args.cuh"
 #include "median_lanes.cuh"
 #include "order_key.cuh"
+#include "overlapped_launch.cuh"
+#include "stream_strips.cuh"
 
 namespace fastmedian::kernels::stream {
-
-constexpr int kWarpCols = 4 * 30;  // output columns of a warp (lanes 1..30)
-constexpr int kWaves = 8;          // waves of blocks the grid aims at
-// The grid's last 20% of rows of blocks in shorter strips: H100, 4096^2, 5x5 against strips of
-// 8 rows throughout: u8 351.6 -> 369.3, u16 325.8 -> 347.2; 7x7 (strips of 16, last 8) u16
-// 170.4 -> 185.1, f32 154.4 -> 161.0.
-constexpr float kLastShare = 0.2f;
 
 // How a lane loads a row's four pixels (a word, W) and makes them keys: packed policies
 // (kStrips 2) hold the upper strip's pixel of a column in a key's low half and the lower
@@ -144,14 +139,6 @@ struct F32Keys : Pixels<float> {
         a = {__float_as_uint(SignedFloatKey::from_key(m[0])), __float_as_uint(SignedFloatKey::from_key(m[1])),
              __float_as_uint(SignedFloatKey::from_key(m[2])), __float_as_uint(SignedFloatKey::from_key(m[3]))};
     }
-};
-
-// The strips of the grid's rows of blocks: `head` rows of blocks of `first` rows a strip, then
-// rows of blocks of `last` rows. Blocks start in order, so the short strips run last and the
-// GPU's last blocks end close together.
-struct Strips {
-    int first, head, last;  // rows (even)
-    int rows;               // rows of blocks in all
 };
 
 template <class Win, bool kInside>
@@ -295,10 +282,9 @@ __device__ __noinline__ void f32_rows(const PlanesArgs& a, const char* plane, ch
 template <class Win, class K>
 __global__ void __launch_bounds__(32 * Win::kWarps, Win::kMinBlocks)
 median_stream(const __grid_constant__ PlanesArgs a, Strips strips) {
+    wait_for_previous_grid();
     constexpr int R = Win::kSize / 2;
-    const int by = blockIdx.y;
-    const int n = by < strips.head ? strips.first : strips.last;
-    const int ya = by < strips.head ? 2 * by * strips.first : 2 * (strips.head * strips.first + (by - strips.head) * strips.last);
+    const int n = strips.rows_of(blockIdx.y), ya = strips.first_row(blockIdx.y);
     const int x = (blockIdx.x * Win::kWarps + (threadIdx.x >> 5)) * kWarpCols - 4;  // lane 0's word
     const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
     char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
@@ -309,29 +295,6 @@ median_stream(const __grid_constant__ PlanesArgs a, Strips strips) {
         segment<Win, K, false>(a, plane, out_plane, x, ya, ya + n, n);
 }
 
-// Blocks side by side across a plane.
-template <class Win>
-std::int64_t block_columns(const PlanesArgs& a) {
-    return (a.width + Win::kWarps * kWarpCols - 1) / (Win::kWarps * kWarpCols);
-}
-
-// The strips for planes of this height: a grid of about kWaves waves of the GPU's resident
-// blocks, its last rows of blocks (kLastShare of the rows, at most 16384 rows of blocks) with
-// strips of Win::kLastStrip rows.
-template <class Win>
-Strips strips_for(const PlanesArgs& a, int sms) {
-    const std::int64_t slots =
-        std::max<std::int64_t>(1, std::int64_t{sms} * Win::kMinBlocks * kWaves / (block_columns<Win>(a) * a.planes));
-    Strips s{};
-    s.last = Win::kLastStrip;
-    const int last_rows = std::min(static_cast<int>(a.height * kLastShare), 16384 * 2 * s.last) / (2 * s.last) * (2 * s.last);
-    std::int64_t first = std::max<std::int64_t>(Win::kMinStrip, (a.height + 2 * slots - 1) / (2 * slots));
-    s.first = static_cast<int>(first + first % 2);
-    s.head = (a.height - last_rows + 2 * s.first - 1) / (2 * s.first);
-    s.rows = s.head + std::max(0, (a.height - 2 * s.head * s.first + 2 * s.last - 1) / (2 * s.last));
-    return s;
-}
-
 template <class Win, class K>
 cudaError_t launch_keys(const PlanesArgs& a, cudaStream_t stream) {
     int sms = 0;
@@ -340,8 +303,7 @@ cudaError_t launch_keys(const PlanesArgs& a, cudaStream_t stream) {
     const Strips strips = strips_for<Win>(a, sms);
     if (strips.rows > 65535) return cudaErrorInvalidConfiguration;
     const dim3 grid(static_cast<unsigned>(block_columns<Win>(a)), static_cast<unsigned>(strips.rows), a.planes);
-    median_stream<Win, K><<<grid, 32 * Win::kWarps, 0, stream>>>(a, strips);
-    return cudaGetLastError();
+    return launch_overlapped(median_stream<Win, K>, grid, dim3(32 * Win::kWarps), 0, stream, a, strips);
 }
 
 // The launch for planes of this type (serves(type, a) must hold).

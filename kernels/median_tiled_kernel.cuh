@@ -16,6 +16,7 @@
 #include "median_lanes.cuh"
 #include "float_keys.cuh"
 #include "order_key.cuh"
+#include "overlapped_launch.cuh"
 
 namespace fastmedian::kernels::tiled {
 
@@ -186,6 +187,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     __shared__ std::uint32_t tile[kInRows][TW][kQ];
     extern __shared__ __align__(16) unsigned char sorted_columns[];
 
+    wait_for_previous_grid();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int x0 = blockIdx.x * kHalfW * L::kCols, y0 = blockIdx.y * kWarps * TH;
     const int ox = x0 + lane * TW, oy = y0 + warp * TH;
@@ -452,8 +454,7 @@ cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStre
                                                    static_cast<int>(kDynamicBytes));
         if (e != cudaSuccess) return e;
     }
-    median_tiled<Net, T, L><<<grid, 32 * Net::kWarps, kDynamicBytes, stream>>>(a, whole);
-    return cudaGetLastError();
+    return launch_overlapped(median_tiled<Net, T, L>, grid, dim3(32 * Net::kWarps), kDynamicBytes, stream, a, whole);
 }
 
 // f32 in two launches: the packed networks on the blocks whose values all are whole numbers

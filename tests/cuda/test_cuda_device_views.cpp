@@ -2,7 +2,10 @@
 // synchronously, with padded pitches; host memory passed as device memory is refused.
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <memory>
 #include <random>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -90,6 +93,53 @@ TEST_F(CudaDeviceViews, WholeNumberFloatsOnSeveralPlanesAtOnce) {
             d_dst.copy_to(got);
             EXPECT_EQ(fmtest::first_difference(want, got), "") << fm::border_name(b) << " k=" << k;
         }
+}
+
+// Calls on one stream may overlap the launch before them (kernels/overlapped_launch.cuh) and must
+// still read what it wrote: a chain of medians on a stream, each reading the last one's output and
+// none waited for until the end, equals the same chain on the CPU at every step. Rows of 4096
+// whole words take the streaming kernels at 3 (u8), 5 and 7, and the tiled ones at 11 and 21;
+// f32 whole numbers on the left and fractions on the right take both keys' launches.
+TEST_F(CudaDeviceViews, ChainedCallsOnAStreamReadEachOthersOutput) {
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    const int sizes[] = {3, 5, 7, 11, 21, 5, 3, 7};
+    constexpr int kSteps = static_cast<int>(std::size(sizes));
+    for (fm::PixelType t : kAllTypes) {
+        std::vector<Stack> want, got;
+        for (int i = 0; i <= kSteps; ++i) {
+            want.emplace_back(t, 4096, 40, 1, 4, 1);
+            got.emplace_back(t, 4096, 40, 1, 4, 1);
+        }
+        fmtest::fill_random(want[0], 40 + static_cast<std::uint32_t>(t));
+        if (t == fm::PixelType::f32) {
+            std::mt19937 rng(41);
+            for (std::int64_t y = 0; y < want[0].height; ++y)
+                for (std::int64_t x = 0; x < want[0].width; ++x)
+                    want[0].at<float>(0, y, x) = static_cast<float>(rng() % 65536) + (x >= 2048 ? 0.25f : 0.0f);
+        }
+        std::vector<std::unique_ptr<DeviceCopy>> device;
+        device.push_back(std::make_unique<DeviceCopy>(want[0]));
+        for (int i = 1; i <= kSteps; ++i) device.push_back(std::make_unique<DeviceCopy>(got[i]));  // poisoned
+        fm::MedianOptions o;
+        o.border = fm::Border::reflect;
+        for (int i = 0; i < kSteps; ++i) {
+            o.window = fm::Window::square(sizes[i]);
+            o.backend = fm::Backend::cpu;
+            o.cuda_stream = nullptr;
+            fm::median2d(want[i].cview(), want[i + 1].view(), o);
+            o.backend = fm::Backend::cuda;
+            o.cuda_stream = stream;
+            fm::median2d(fm::as_const(device[i]->view(want[i])), device[i + 1]->view(got[i + 1]), o);
+        }
+        ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        for (int i = 1; i <= kSteps; ++i) {
+            device[i]->copy_to(got[i]);
+            EXPECT_EQ(fmtest::first_difference(want[i], got[i]), "")
+                << fm::pixel_type_name(t) << " step " << i << " (" << sizes[i - 1] << "x" << sizes[i - 1] << ")";
+        }
+    }
+    cudaStreamDestroy(stream);
 }
 
 // Large windows on u16 and f32 take scratch memory in the stream's order: the call returns

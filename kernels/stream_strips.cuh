@@ -1,0 +1,58 @@
+// How the streaming medians (median3x3_stream.cu, median_stream_kernel.cuh) split a plane: a
+// block's warps side by side, each 120 output columns wide (lanes 1..30, four columns a lane),
+// and its rows of blocks down strips: `head` rows of blocks with strips of `first` rows, then
+// rows of blocks with strips of `last` rows (a lane walks two strips, one in each half of its
+// keys). Blocks start in order, so the short strips run last and the GPU's last blocks end
+// close together. A window type (Win) gives kWarps, kMinBlocks (blocks an SM),
+// kMinStrip and kLastStrip.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "median_args.cuh"
+
+namespace fastmedian::kernels::stream {
+
+constexpr int kWarpCols = 4 * 30;  // output columns of a warp (lanes 1..30)
+constexpr int kWaves = 8;          // waves of blocks the grid aims at
+// The grid's last 20% of rows of blocks in shorter strips: H100, 4096^2, 5x5 against strips of
+// 8 rows throughout: u8 351.6 -> 369.3, u16 325.8 -> 347.2; 7x7 (strips of 16, last 8) u16
+// 170.4 -> 185.1, f32 154.4 -> 161.0; u8 3x3 (strips of 4, last 2) 766 -> 796.
+constexpr float kLastShare = 0.2f;
+
+struct Strips {
+    int first, head, last;  // rows (even)
+    int rows;               // rows of blocks in all
+
+    // Rows of a strip of the blocks' row `by`, and its first row.
+    __device__ int rows_of(int by) const { return by < head ? first : last; }
+    __device__ int first_row(int by) const {
+        return by < head ? 2 * by * first : 2 * (head * first + (by - head) * last);
+    }
+};
+
+// Blocks side by side across a plane.
+template <class Win>
+std::int64_t block_columns(const PlanesArgs& a) {
+    return (a.width + Win::kWarps * kWarpCols - 1) / (Win::kWarps * kWarpCols);
+}
+
+// The strips for planes of this height: a grid of about kWaves waves of the GPU's resident
+// blocks, its last rows of blocks (kLastShare of the rows, at most 16384 rows of blocks) with
+// strips of Win::kLastStrip rows.
+template <class Win>
+Strips strips_for(const PlanesArgs& a, int sms) {
+    const std::int64_t slots =
+        std::max<std::int64_t>(1, std::int64_t{sms} * Win::kMinBlocks * kWaves / (block_columns<Win>(a) * a.planes));
+    Strips s{};
+    s.last = Win::kLastStrip;
+    const int last_rows = std::min(static_cast<int>(a.height * kLastShare), 16384 * 2 * s.last) / (2 * s.last) * (2 * s.last);
+    std::int64_t first = std::max<std::int64_t>(Win::kMinStrip, (a.height + 2 * slots - 1) / (2 * slots));
+    s.first = static_cast<int>(first + first % 2);
+    s.head = (a.height - last_rows + 2 * s.first - 1) / (2 * s.first);
+    s.rows = s.head + std::max(0, (a.height - 2 * s.head * s.first + 2 * s.last - 1) / (2 * s.last));
+    return s;
+}
+
+}  // namespace fastmedian::kernels::stream
