@@ -4,6 +4,7 @@
 
 #include "border_index.cuh"
 #include "device_sms.cuh"
+#include "lane_rows.cuh"
 #include "median_stream.cuh"
 #include "overlapped_launch.cuh"
 #include "stream_strips.cuh"
@@ -78,7 +79,8 @@ __global__ void __launch_bounds__(32 * Window3::kWarps, Window3::kMinBlocks)
     const bool stores = lane >= 1 && lane <= 30;
     // Blocks whose words and rows all lie in the image load and store without tests: code of its own.
     const int bx = blockIdx.x * kBlockCols;
-    const bool inside = bx >= 4 && bx + kBlockCols + 4 <= a.width && ya >= 1 && yb + strip + 1 <= a.height;
+    const bool inside = bx >= 4 && bx + kBlockCols + 4 <= a.width && ya >= 1 && yb + strip + 1 <= a.height &&
+                        lane_rows_pitch(a.src_pitch) && lane_rows_pitch(a.dst_pitch);
     auto run = [&](auto is_inside) {
         constexpr bool kInside = decltype(is_inside)::value;
         const std::uint32_t outside = (a.outside_key & 0xFFu) * 0x01010101u;
@@ -88,29 +90,38 @@ __global__ void __launch_bounds__(32 * Window3::kWarps, Window3::kMinBlocks)
         int sx[4];
 #pragma unroll
         for (int q = 0; q < 4; ++q) sx[q] = plain ? 0 : static_cast<int>(border_index(x + q, a.width, a.border));
+        const LaneRows src(plane + x, a.src_pitch), dst(out_plane + x, a.dst_pitch);  // inside
         auto word = [&](int y) -> std::uint32_t {
-            std::int64_t sy = y;
-            if (!kInside && static_cast<unsigned>(y) >= static_cast<unsigned>(a.height)) {
-                sy = border_index(y, a.height, a.border);
-                if (sy < 0) return outside;
-            }
-            const std::uint8_t* row = reinterpret_cast<const std::uint8_t*>(plane + sy * a.src_pitch);
-            if (plain) return *reinterpret_cast<const std::uint32_t*>(row + x);
             std::uint32_t w = 0;
+            if constexpr (kInside) {
+                load_global(src.at(y), w);
+            } else {
+                std::int64_t sy = y;
+                if (static_cast<unsigned>(y) >= static_cast<unsigned>(a.height)) {
+                    sy = border_index(y, a.height, a.border);
+                    if (sy < 0) return outside;
+                }
+                const std::uint8_t* row = reinterpret_cast<const std::uint8_t*>(plane + sy * a.src_pitch);
+                if (plain) return *reinterpret_cast<const std::uint32_t*>(row + x);
 #pragma unroll
-            for (int q = 0; q < 4; ++q)
-                w |= static_cast<std::uint32_t>(sx[q] < 0 ? outside & 0xFFu : row[sx[q]]) << (8 * q);
+                for (int q = 0; q < 4; ++q)
+                    w |= static_cast<std::uint32_t>(sx[q] < 0 ? outside & 0xFFu : row[sx[q]]) << (8 * q);
+            }
             return w;
         };
         auto store = [&](int y, std::uint32_t w) {
-            if (!stores || (!kInside && (y >= a.height || x >= a.width))) return;
-            std::uint8_t* row = reinterpret_cast<std::uint8_t*>(out_plane + static_cast<std::int64_t>(y) * a.dst_pitch);
-            if (kInside || x + 4 <= a.width) {
-                *reinterpret_cast<std::uint32_t*>(row + x) = w;
+            if constexpr (kInside) {
+                store_global_if(stores, dst.at(y), w);
             } else {
+                if (!stores || y >= a.height || x >= a.width) return;
+                std::uint8_t* row = reinterpret_cast<std::uint8_t*>(out_plane + static_cast<std::int64_t>(y) * a.dst_pitch);
+                if (x + 4 <= a.width) {
+                    *reinterpret_cast<std::uint32_t*>(row + x) = w;
+                } else {
 #pragma unroll
-                for (int q = 0; q < 4; ++q)
-                    if (x + q < a.width) row[x + q] = static_cast<std::uint8_t>(w >> (8 * q));
+                    for (int q = 0; q < 4; ++q)
+                        if (x + q < a.width) row[x + q] = static_cast<std::uint8_t>(w >> (8 * q));
+                }
             }
         };
 

@@ -20,6 +20,7 @@
 #include "device_sms.cuh"
 #include "fastmedian/image.hpp"
 #include "float_keys.cuh"
+#include "lane_rows.cuh"
 #include "median_args.cuh"
 #include "median_lanes.cuh"
 #include "order_key.cuh"
@@ -177,14 +178,12 @@ __device__ __forceinline__ void segment(const PlanesArgs& a, const char* plane, 
         return K::gather(row, sx, a.outside_key);
     };
     // Row i of the strips.
-    const std::int64_t out_to_b = (yb - ya) * a.dst_pitch;
-    char* const out = out_plane + ya * a.dst_pitch + x * static_cast<int>(sizeof(T));
+    const LaneRows src(plane + x * static_cast<int>(sizeof(T)), a.src_pitch);  // inside
+    const LaneRows dst(out_plane + x * static_cast<int>(sizeof(T)), a.dst_pitch);
     auto store = [&](int i, W wa, W wb) {
         if constexpr (kInside) {
-            if (stores) {
-                *reinterpret_cast<W*>(out + i * a.dst_pitch) = wa;
-                if constexpr (kTwo) *reinterpret_cast<W*>(out + i * a.dst_pitch + out_to_b) = wb;
-            }
+            store_global_if(stores, dst.at(ya + i), wa);
+            if constexpr (kTwo) store_global_if(stores, dst.at(yb + i), wb);
         } else {
             auto one = [&](int y, W w) {
                 if (!stores || y >= a.height || x >= a.width) return;
@@ -226,8 +225,6 @@ __device__ __forceinline__ void segment(const PlanesArgs& a, const char* plane, 
         cols.start(k);
     }
     W na4 = word(ya + R), nb4 = word_b(R), na5 = word(ya + R + 1), nb5 = word_b(R + 1);
-    const char* next = plane + (ya + R + 2) * a.src_pitch + x * static_cast<int>(sizeof(T));
-    const std::int64_t to_b = (yb - ya) * a.src_pitch;
 #pragma unroll 1
     for (int i = 0; i < n; i += 2) {
         std::uint32_t k4[4], k5[4];
@@ -235,14 +232,13 @@ __device__ __forceinline__ void segment(const PlanesArgs& a, const char* plane, 
         K::keys(na5, nb5, k5, bad);
         if (hand_over(i)) return;
         if (i + 2 < n) {
-            if constexpr (kInside) {  // rows a pitch apart from a pointer that steps
-                na4 = *reinterpret_cast<const W*>(next);
-                na5 = *reinterpret_cast<const W*>(next + a.src_pitch);
+            if constexpr (kInside) {
+                load_global(src.at(ya + i + R + 2), na4);
+                load_global(src.at(ya + i + R + 3), na5);
                 if constexpr (kTwo) {
-                    nb4 = *reinterpret_cast<const W*>(next + to_b);
-                    nb5 = *reinterpret_cast<const W*>(next + to_b + a.src_pitch);
+                    load_global(src.at(yb + i + R + 2), nb4);
+                    load_global(src.at(yb + i + R + 3), nb5);
                 }
-                next += 2 * a.src_pitch;
             } else {
                 na4 = word(ya + i + R + 2);
                 nb4 = word_b(i + R + 2);
@@ -289,7 +285,8 @@ median_stream(const __grid_constant__ PlanesArgs a, Strips strips) {
     const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
     char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
     // Warps whose words and rows all lie in the image load and store without tests.
-    if (x >= 0 && x + 32 * 4 <= a.width && ya >= R && ya + 2 * n + R <= a.height)
+    if (x >= 0 && x + 32 * 4 <= a.width && ya >= R && ya + 2 * n + R <= a.height && lane_rows_pitch(a.src_pitch) &&
+        lane_rows_pitch(a.dst_pitch))
         segment<Win, K, true>(a, plane, out_plane, x, ya, ya + n, n);
     else if (x + 4 < a.width)
         segment<Win, K, false>(a, plane, out_plane, x, ya, ya + n, n);
