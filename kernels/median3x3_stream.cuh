@@ -1,9 +1,10 @@
 // The u8 3x3 median in registers only, without shared memory or barriers: each thread streams
 // down a strip of rows, holding the last rows' keys, so that warps run independently and one's
-// loads overlap another's network. Through the library on the H200 it ran 362-373 / 650 / 853
-// Gpix/s at 2048^2 / 4096^2 / 8192^2 against the tiled kernel's (median_tiled.cuh) 348 / 636 /
-// 749, whose blocks stage to shared memory and then compute, in step
-// (bench/results/gpu-median-h200-2026-11-26-stream3.md).
+// loads overlap another's network. Through the library on the H200 it first ran 362-373 / 650 /
+// 853 Gpix/s at 2048^2 / 4096^2 / 8192^2 against the tiled kernel's (median_tiled.cuh) 348 /
+// 636 / 749, whose blocks stage to shared memory and then compute, in step
+// (bench/results/gpu-median-h200-2026-11-26-stream3.md); on the H100 now 530 / 872-880 / 1022
+// (bench/results/gpu-median-h100-2026-11-26-overlap.md).
 //
 // A lane takes four columns (one 4-byte load a row) and two strips of rows (stream_strips.cuh),
 // one per packed half (lane 0 of a u16x2 word the upper strip, lane 1 the lower), so each
