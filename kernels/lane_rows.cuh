@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include "median_args.cuh"
+
 namespace fastmedian::kernels {
 
 struct LaneRows {
@@ -23,8 +25,10 @@ struct LaneRows {
     __device__ std::uint64_t at(int row) const { return column + static_cast<std::uint64_t>(static_cast<unsigned>(row)) * pitch; }
 };
 
-// Whether LaneRows serves rows this far apart.
-__host__ __device__ inline bool lane_rows_pitch(std::int64_t pitch) { return pitch < (std::int64_t{1} << 31); }
+// Whether LaneRows serves these planes' rows in and out (pitches below 2^31).
+__device__ inline bool lane_rows_serve(const PlanesArgs& a) {
+    return a.src_pitch < (std::int64_t{1} << 31) && a.dst_pitch < (std::int64_t{1} << 31);
+}
 
 __device__ inline void load_global(std::uint64_t at, std::uint32_t& w) { asm("ld.global.u32 %0, [%1];" : "=r"(w) : "l"(at)); }
 __device__ inline void load_global(std::uint64_t at, uint2& w) {

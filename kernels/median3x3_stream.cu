@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(32 * Window3::kWarps, Window3::kMinBlocks)
     // Blocks whose words and rows all lie in the image load and store without tests: code of its own.
     const int bx = blockIdx.x * kBlockCols;
     const bool inside = bx >= 4 && bx + kBlockCols + 4 <= a.width && ya >= 1 && yb + strip + 1 <= a.height &&
-                        lane_rows_pitch(a.src_pitch) && lane_rows_pitch(a.dst_pitch);
+                        lane_rows_serve(a);
     auto run = [&](auto is_inside) {
         constexpr bool kInside = decltype(is_inside)::value;
         const std::uint32_t outside = (a.outside_key & 0xFFu) * 0x01010101u;

@@ -167,19 +167,25 @@ __device__ __forceinline__ void segment(const PlanesArgs& a, const char* plane, 
     int sx[4];
 #pragma unroll
     for (int q = 0; q < 4; ++q) sx[q] = plain ? 0 : static_cast<int>(border_index(x + q, a.width, a.border));
-    auto word = [&](int y) -> W {
-        std::int64_t sy = y;
-        if (!kInside && static_cast<unsigned>(y) >= static_cast<unsigned>(a.height)) {
-            sy = border_index(y, a.height, a.border);
-            if (sy < 0) return K::fill(a.outside_key);
-        }
-        const T* row = reinterpret_cast<const T*>(plane + sy * a.src_pitch);
-        if (plain) return *reinterpret_cast<const W*>(row + x);
-        return K::gather(row, sx, a.outside_key);
-    };
-    // Row i of the strips.
     const LaneRows src(plane + x * static_cast<int>(sizeof(T)), a.src_pitch);  // inside
     const LaneRows dst(out_plane + x * static_cast<int>(sizeof(T)), a.dst_pitch);
+    auto word = [&](int y) -> W {
+        if constexpr (kInside) {
+            W w;
+            load_global(src.at(y), w);
+            return w;
+        } else {
+            std::int64_t sy = y;
+            if (static_cast<unsigned>(y) >= static_cast<unsigned>(a.height)) {
+                sy = border_index(y, a.height, a.border);
+                if (sy < 0) return K::fill(a.outside_key);
+            }
+            const T* row = reinterpret_cast<const T*>(plane + sy * a.src_pitch);
+            if (plain) return *reinterpret_cast<const W*>(row + x);
+            return K::gather(row, sx, a.outside_key);
+        }
+    };
+    // Row i of the strips.
     auto store = [&](int i, W wa, W wb) {
         if constexpr (kInside) {
             store_global_if(stores, dst.at(ya + i), wa);
@@ -232,19 +238,10 @@ __device__ __forceinline__ void segment(const PlanesArgs& a, const char* plane, 
         K::keys(na5, nb5, k5, bad);
         if (hand_over(i)) return;
         if (i + 2 < n) {
-            if constexpr (kInside) {
-                load_global(src.at(ya + i + R + 2), na4);
-                load_global(src.at(ya + i + R + 3), na5);
-                if constexpr (kTwo) {
-                    load_global(src.at(yb + i + R + 2), nb4);
-                    load_global(src.at(yb + i + R + 3), nb5);
-                }
-            } else {
-                na4 = word(ya + i + R + 2);
-                nb4 = word_b(i + R + 2);
-                na5 = word(ya + i + R + 3);
-                nb5 = word_b(i + R + 3);
-            }
+            na4 = word(ya + i + R + 2);
+            nb4 = word_b(i + R + 2);
+            na5 = word(ya + i + R + 3);
+            nb5 = word_b(i + R + 3);
         }
         // The columns of output row y (k4: row y + R), then, after its medians so that fewer
         // registers are live, of row y + 1 (k5: row y + R + 1).
@@ -285,8 +282,7 @@ median_stream(const __grid_constant__ PlanesArgs a, Strips strips) {
     const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
     char* out_plane = static_cast<char*>(a.dst) + blockIdx.z * a.dst_plane_stride;
     // Warps whose words and rows all lie in the image load and store without tests.
-    if (x >= 0 && x + 32 * 4 <= a.width && ya >= R && ya + 2 * n + R <= a.height && lane_rows_pitch(a.src_pitch) &&
-        lane_rows_pitch(a.dst_pitch))
+    if (x >= 0 && x + 32 * 4 <= a.width && ya >= R && ya + 2 * n + R <= a.height && lane_rows_serve(a))
         segment<Win, K, true>(a, plane, out_plane, x, ya, ya + n, n);
     else if (x + 4 < a.width)
         segment<Win, K, false>(a, plane, out_plane, x, ya, ya + n, n);
