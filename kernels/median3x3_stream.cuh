@@ -16,7 +16,8 @@
 // 31 of a warp only load and sort, the 30 between output, 120 columns a warp). An output is then
 // med3(max of the lows, med3 of the middles, min of the highs) of its three columns, the
 // middles' pairs shared by neighbouring outputs: 7 min/max a pixel (8.25 when each lane sorted
-// its neighbours' columns again: H100 4096^2 687 -> 766 Gpix/s).
+// its neighbours' columns again: H100 4096^2 687 -> 766 Gpix/s); 5 since the columns' middles
+// and half the medians are sums on the FMA pipe (median3x3_stream.cu: 873 -> 910).
 #pragma once
 
 #include <cstdint>

@@ -466,9 +466,9 @@ cudaError_t launch_whole_floats(const PlanesArgs& a, std::uint8_t* marks, cudaSt
     constexpr int kBlockW = 32 * Packed::kTileW * 2, kBlockH = Packed::kWarps * Packed::kTileH;
     static_assert(kBlockW % (32 * Scalar::kTileW) == 0 && kBlockH % (Scalar::kWarps * Scalar::kTileH) == 0);
     static_assert(kBlockW >= kWholeMarkW && kBlockH >= kWholeMarkH);  // whole_marks_bytes suffices
-    const dim3 grid = grid_for<Packed, PackedLanes>(a);
+    const dim3 grid = grid_for<Packed, PackedAluLanes>(a);
     const WholeBlocks whole{marks, kBlockW, kBlockH, static_cast<int>(grid.x), static_cast<int>(grid.y)};
-    const cudaError_t e = launch_typed<Packed, float, PackedLanes>(a, whole, stream);
+    const cudaError_t e = launch_typed<Packed, float, PackedAluLanes>(a, whole, stream);
     return e != cudaSuccess ? e : launch_typed<Scalar, float, SignedLanes>(a, whole, stream);
 }
 

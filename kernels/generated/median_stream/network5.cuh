@@ -18,12 +18,12 @@ struct Network {
         s[1] = t1;
     }
 
-    // The sorted pairs p, q merged: 6 min/max.
+    // The sorted pairs p, q merged: 6 min/max (1 maxes given the min, on the FMA pipe for packed lanes).
     __device__ __forceinline__ static void core4(const std::uint32_t (&p)[2], const std::uint32_t (&q)[2], std::uint32_t (&s)[4]) {
         const std::uint32_t t0 = L::lo(p[0], q[0]);
         const std::uint32_t t1 = L::hi(p[0], q[0]);
         const std::uint32_t t2 = L::lo(p[1], q[1]);
-        const std::uint32_t t3 = L::hi(p[1], q[1]);
+        const std::uint32_t t3 = L::hi_given_lo(p[1], q[1], t2);
         const std::uint32_t t4 = L::lo(t2, t1);
         const std::uint32_t t5 = L::hi(t2, t1);
         s[0] = t0;
@@ -32,16 +32,16 @@ struct Network {
         s[3] = t3;
     }
 
-    // v inserted into the sorted 4: 8 min/max.
+    // v inserted into the sorted 4: 8 min/max (2 maxes given the min, on the FMA pipe for packed lanes).
     __device__ __forceinline__ static void insert(std::uint32_t v, const std::uint32_t (&s)[4], std::uint32_t (&c)[5]) {
         const std::uint32_t t0 = L::lo(v, s[0]);
         const std::uint32_t t1 = L::hi(v, s[0]);
         const std::uint32_t t2 = L::lo(s[2], t1);
-        const std::uint32_t t3 = L::hi(s[2], t1);
+        const std::uint32_t t3 = L::hi_given_lo(s[2], t1, t2);
         const std::uint32_t t4 = L::lo(s[1], t2);
         const std::uint32_t t5 = L::hi(s[1], t2);
         const std::uint32_t t6 = L::lo(s[3], t3);
-        const std::uint32_t t7 = L::hi(s[3], t3);
+        const std::uint32_t t7 = L::hi_given_lo(s[3], t3, t6);
         c[0] = t0;
         c[1] = t4;
         c[2] = t5;
@@ -49,32 +49,32 @@ struct Network {
         c[4] = t7;
     }
 
-    // Sorted columns c, d merged: 26 min/max.
+    // Sorted columns c, d merged: 26 min/max (6 maxes given the min, on the FMA pipe for packed lanes).
     __device__ __forceinline__ static void pair(const std::uint32_t (&c)[5], const std::uint32_t (&d)[5], std::uint32_t (&p)[10]) {
         const std::uint32_t t0 = L::lo(c[0], d[0]);
         const std::uint32_t t1 = L::hi(c[0], d[0]);
         const std::uint32_t t2 = L::lo(c[4], d[4]);
-        const std::uint32_t t3 = L::hi(c[4], d[4]);
+        const std::uint32_t t3 = L::hi_given_lo(c[4], d[4], t2);
         const std::uint32_t t4 = L::lo(t2, t1);
         const std::uint32_t t5 = L::hi(t2, t1);
         const std::uint32_t t6 = L::lo(c[2], d[2]);
-        const std::uint32_t t7 = L::hi(c[2], d[2]);
+        const std::uint32_t t7 = L::hi_given_lo(c[2], d[2], t6);
         const std::uint32_t t8 = L::lo(t6, t4);
         const std::uint32_t t9 = L::hi(t6, t4);
         const std::uint32_t t10 = L::lo(t7, t5);
-        const std::uint32_t t11 = L::hi(t7, t5);
+        const std::uint32_t t11 = L::hi_given_lo(t7, t5, t10);
         const std::uint32_t t12 = L::lo(c[1], d[1]);
         const std::uint32_t t13 = L::hi(c[1], d[1]);
         const std::uint32_t t14 = L::lo(c[3], d[3]);
-        const std::uint32_t t15 = L::hi(c[3], d[3]);
+        const std::uint32_t t15 = L::hi_given_lo(c[3], d[3], t14);
         const std::uint32_t t16 = L::lo(t14, t13);
         const std::uint32_t t17 = L::hi(t14, t13);
         const std::uint32_t t18 = L::lo(t12, t8);
-        const std::uint32_t t19 = L::hi(t12, t8);
+        const std::uint32_t t19 = L::hi_given_lo(t12, t8, t18);
         const std::uint32_t t20 = L::lo(t16, t9);
         const std::uint32_t t21 = L::hi(t16, t9);
         const std::uint32_t t22 = L::lo(t17, t10);
-        const std::uint32_t t23 = L::hi(t17, t10);
+        const std::uint32_t t23 = L::hi_given_lo(t17, t10, t22);
         const std::uint32_t t24 = L::lo(t15, t11);
         const std::uint32_t t25 = L::hi(t15, t11);
         p[0] = t0;
@@ -89,14 +89,14 @@ struct Network {
         p[9] = t3;
     }
 
-    // The medians of output columns 0..3 from the sorted columns c[0..7] (columns -2..5; only those outside the pairs are read) and the pairs p12, p34, p56 (columns 1..2, 3..4, 5..6 of c merged): 112 min/max.
+    // The medians of output columns 0..3 from the sorted columns c[0..7] (columns -2..5; only those outside the pairs are read) and the pairs p12, p34, p56 (columns 1..2, 3..4, 5..6 of c merged): 112 min/max (11 maxes given the min, on the FMA pipe for packed lanes).
     __device__ __forceinline__ static void medians(const std::uint32_t (&c)[8][5], const std::uint32_t (&p12)[10], const std::uint32_t (&p34)[10], const std::uint32_t (&p56)[10], std::uint32_t (&m)[4]) {
         const std::uint32_t t0 = L::hi(p34[0], p12[0]);
         const std::uint32_t t1 = L::lo(p34[8], p12[8]);
         const std::uint32_t t2 = L::lo(t1, t0);
         const std::uint32_t t3 = L::hi(t1, t0);
         const std::uint32_t t4 = L::lo(p34[4], p12[4]);
-        const std::uint32_t t5 = L::hi(p34[4], p12[4]);
+        const std::uint32_t t5 = L::hi_given_lo(p34[4], p12[4], t4);
         const std::uint32_t t6 = L::hi(t4, t2);
         const std::uint32_t t7 = L::lo(t5, t3);
         const std::uint32_t t8 = L::hi(p34[2], p12[2]);
@@ -105,13 +105,13 @@ struct Network {
         const std::uint32_t t11 = L::hi(t9, t8);
         const std::uint32_t t12 = L::hi(t10, t6);
         const std::uint32_t t13 = L::lo(t11, t7);
-        const std::uint32_t t14 = L::hi(t11, t7);
+        const std::uint32_t t14 = L::hi_given_lo(t11, t7, t13);
         const std::uint32_t t15 = L::hi(p34[1], p12[1]);
         const std::uint32_t t16 = L::lo(p34[9], p12[9]);
         const std::uint32_t t17 = L::lo(t16, t15);
         const std::uint32_t t18 = L::hi(t16, t15);
         const std::uint32_t t19 = L::lo(p34[5], p12[5]);
-        const std::uint32_t t20 = L::hi(p34[5], p12[5]);
+        const std::uint32_t t20 = L::hi_given_lo(p34[5], p12[5], t19);
         const std::uint32_t t21 = L::hi(t19, t17);
         const std::uint32_t t22 = L::lo(t20, t18);
         const std::uint32_t t23 = L::hi(p34[3], p12[3]);
@@ -119,12 +119,12 @@ struct Network {
         const std::uint32_t t25 = L::lo(t24, t23);
         const std::uint32_t t26 = L::hi(t24, t23);
         const std::uint32_t t27 = L::lo(t25, t21);
-        const std::uint32_t t28 = L::hi(t25, t21);
+        const std::uint32_t t28 = L::hi_given_lo(t25, t21, t27);
         const std::uint32_t t29 = L::lo(t26, t22);
         const std::uint32_t t30 = L::lo(t27, t12);
         const std::uint32_t t31 = L::hi(t27, t12);
         const std::uint32_t t32 = L::lo(t28, t13);
-        const std::uint32_t t33 = L::hi(t28, t13);
+        const std::uint32_t t33 = L::hi_given_lo(t28, t13, t32);
         const std::uint32_t t34 = L::lo(t29, t14);
         const std::uint32_t t35 = L::hi(t29, t14);
         const std::uint32_t t36 = L::hi(t30, c[0][0]);
@@ -150,7 +150,7 @@ struct Network {
         const std::uint32_t t56 = L::hi(p34[0], p56[0]);
         const std::uint32_t t57 = L::lo(p34[8], p56[8]);
         const std::uint32_t t58 = L::lo(t57, t56);
-        const std::uint32_t t59 = L::hi(t57, t56);
+        const std::uint32_t t59 = L::hi_given_lo(t57, t56, t58);
         const std::uint32_t t60 = L::lo(p34[4], p56[4]);
         const std::uint32_t t61 = L::hi(p34[4], p56[4]);
         const std::uint32_t t62 = L::hi(t60, t58);
@@ -158,14 +158,14 @@ struct Network {
         const std::uint32_t t64 = L::hi(p34[2], p56[2]);
         const std::uint32_t t65 = L::lo(p34[6], p56[6]);
         const std::uint32_t t66 = L::lo(t65, t64);
-        const std::uint32_t t67 = L::hi(t65, t64);
+        const std::uint32_t t67 = L::hi_given_lo(t65, t64, t66);
         const std::uint32_t t68 = L::hi(t66, t62);
         const std::uint32_t t69 = L::lo(t67, t63);
         const std::uint32_t t70 = L::hi(t67, t63);
         const std::uint32_t t71 = L::hi(p34[1], p56[1]);
         const std::uint32_t t72 = L::lo(p34[9], p56[9]);
         const std::uint32_t t73 = L::lo(t72, t71);
-        const std::uint32_t t74 = L::hi(t72, t71);
+        const std::uint32_t t74 = L::hi_given_lo(t72, t71, t73);
         const std::uint32_t t75 = L::lo(p34[5], p56[5]);
         const std::uint32_t t76 = L::hi(p34[5], p56[5]);
         const std::uint32_t t77 = L::hi(t75, t73);
@@ -173,16 +173,16 @@ struct Network {
         const std::uint32_t t79 = L::hi(p34[3], p56[3]);
         const std::uint32_t t80 = L::lo(p34[7], p56[7]);
         const std::uint32_t t81 = L::lo(t80, t79);
-        const std::uint32_t t82 = L::hi(t80, t79);
+        const std::uint32_t t82 = L::hi_given_lo(t80, t79, t81);
         const std::uint32_t t83 = L::lo(t81, t77);
         const std::uint32_t t84 = L::hi(t81, t77);
         const std::uint32_t t85 = L::lo(t82, t78);
         const std::uint32_t t86 = L::lo(t83, t68);
-        const std::uint32_t t87 = L::hi(t83, t68);
+        const std::uint32_t t87 = L::hi_given_lo(t83, t68, t86);
         const std::uint32_t t88 = L::lo(t84, t69);
         const std::uint32_t t89 = L::hi(t84, t69);
         const std::uint32_t t90 = L::lo(t85, t70);
-        const std::uint32_t t91 = L::hi(t85, t70);
+        const std::uint32_t t91 = L::hi_given_lo(t85, t70, t90);
         const std::uint32_t t92 = L::hi(t86, c[2][0]);
         const std::uint32_t t93 = L::lo(t90, c[2][4]);
         const std::uint32_t t94 = L::hi(t93, t92);
