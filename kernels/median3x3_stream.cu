@@ -19,11 +19,15 @@ namespace {
 // against 4-warp blocks 10 an SM: 373-381 / 642-650 / 851-852 against 366-367 / 624-628 /
 // 844-845 (2-warp blocks 20 an SM: 398-405 / 625-628 / 863-868). The last strips of 2 rows
 // (H100, with overlapped launches): 463 / 766 / 951 -> 478 / 796 / 1009; strips of at least 6
-// or 8 rows, or the last 30% in strips of 2, ran slower. Measured on the H200 with 4-warp
-// blocks: fewer registers ran 1-15% slower; a grid of one wave, whose blocks all load at once
-// and then all compute, 12-36% slower.
+// or 8 rows everywhere, or the last 30% in strips of 2, ran slower. First strips of 6 rows
+// where the grid keeps 3 waves so (kLongStrip, stream_strips.cuh): 4096^2 908 -> 927; a grid
+// of 4 or 3 waves instead of 8 (8192^2: strips of 18 or 24 rows) 1040 -> 920 / 833. Measured
+// on the H200 with 4-warp blocks: fewer registers ran 1-15% slower; a grid of one wave, whose
+// blocks all load at once and then all compute, 12-36% slower. Not kept (H100 4096^2): blocks
+// that loop over strips, one wave of them, 480 against 910; the last wave's blocks triggering
+// the next launch early, with or without an L2 prefetch of their first rows, 643-814.
 struct Window3 {
-    static constexpr int kWarps = 1, kMinBlocks = 32, kMinStrip = 4, kLastStrip = 2;
+    static constexpr int kWarps = 1, kMinBlocks = 32, kMinStrip = 4, kLastStrip = 2, kLongStrip = 6;
 };
 constexpr int kBlockCols = Window3::kWarps * stream::kWarpCols;
 

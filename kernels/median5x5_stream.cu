@@ -13,7 +13,7 @@ namespace {
 // 2-warp blocks 8 an SM; strips 6 to 12 and last strips 2 to 6 within 2%.
 struct Window5 {
     static constexpr int kSize = 5;
-    static constexpr int kWarps = 1, kMinBlocks = 16, kMinStrip = 8, kLastStrip = 4;
+    static constexpr int kWarps = 1, kMinBlocks = 16, kMinStrip = 8, kLastStrip = 4, kLongStrip = 8;
 
     // Carried per column: row y - 2, rows y - 1 and y sorted, row y, row y + 1; and the four
     // rows y - 1 .. y + 2 both output rows share.

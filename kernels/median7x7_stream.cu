@@ -13,7 +13,7 @@ namespace {
 // u8 188.6 -> 191.7, u16 184.7 -> 185.1, f32 155.8 -> 161.0; 4-warp blocks 3 an SM: 183, 179).
 struct Window7 {
     static constexpr int kSize = 7;
-    static constexpr int kWarps = 1, kMinBlocks = 10, kMinStrip = 16, kLastStrip = 8;
+    static constexpr int kWarps = 1, kMinBlocks = 10, kMinStrip = 16, kLastStrip = 8, kLongStrip = 16;
 
     // Carried per column: rows y - 2 .. y + 1 sorted (q), rows y, y + 1 sorted (p), row y + 2
     // (even), rows y - 3, y - 1, y + 1 (odd); and the six rows y - 2 .. y + 3 both output rows

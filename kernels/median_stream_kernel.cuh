@@ -1,7 +1,7 @@
 // The streaming median kernels' machinery (median_stream.cuh), instantiated for a window by
 // median5x5_stream.cu and median7x7_stream.cu. A window type (Win) gives:
 //   kSize; kWarps, kMinBlocks (a block's warps, side by side, and blocks an SM to fit);
-//   kMinStrip, kLastStrip (rows of a strip at least, and of the grid's last strips);
+//   kMinStrip, kLastStrip, kLongStrip (rows of strips: stream_strips.cuh);
 //   Columns<L>: a lane's four columns sorted for two output rows at a time, the rows they share
 //     sorted once: start(k) from rows -R .. R - 1 (R = kSize / 2) of the first step, then per
 //     step first(ka, kb, c) (ka, kb: rows y + R, y + R + 1; c: the columns of row y) and

@@ -3,8 +3,8 @@
 // and its rows of blocks down strips: `head` rows of blocks with strips of `first` rows, then
 // rows of blocks with strips of `last` rows (a lane walks two strips, one in each half of its
 // keys). Blocks start in order, so the short strips run last and the GPU's last blocks end
-// close together. A window type (Win) gives kWarps, kMinBlocks (blocks an SM),
-// kMinStrip and kLastStrip.
+// close together. A window type (Win) gives kWarps, kMinBlocks (blocks an SM), kMinStrip,
+// kLastStrip and kLongStrip.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +20,10 @@ constexpr int kWaves = 8;          // waves of blocks the grid aims at
 // 8 rows throughout: u8 351.6 -> 369.3, u16 325.8 -> 347.2; 7x7 (strips of 16, last 8) u16
 // 170.4 -> 185.1, f32 154.4 -> 161.0; u8 3x3 (strips of 4, last 2) 766 -> 796.
 constexpr float kLastShare = 0.2f;
+// Waves of blocks a grid keeps where its first strips are lengthened (Win::kLongStrip): u8 3x3
+// strips of 6 rather than 4 rows at 4096^2 (3.9 waves) on the H100, 908 -> 927 Gpix/s; at
+// 2048^2, one wave so, 537 -> 448.
+constexpr int kLongWaves = 3;
 
 struct Strips {
     int first, head, last;  // rows (even)
@@ -40,18 +44,30 @@ std::int64_t block_columns(const PlanesArgs& a) {
 
 // The strips for planes of this height: a grid of about kWaves waves of the GPU's resident
 // blocks, its last rows of blocks (kLastShare of the rows, at most 16384 rows of blocks) with
-// strips of Win::kLastStrip rows.
+// strips of Win::kLastStrip rows; first strips lengthened up to Win::kLongStrip rows while the
+// grid keeps kLongWaves waves.
 template <class Win>
 Strips strips_for(const PlanesArgs& a, int sms) {
-    const std::int64_t slots =
-        std::max<std::int64_t>(1, std::int64_t{sms} * Win::kMinBlocks * kWaves / (block_columns<Win>(a) * a.planes));
+    const std::int64_t resident = std::int64_t{sms} * Win::kMinBlocks, across = block_columns<Win>(a) * a.planes;
+    const std::int64_t slots = std::max<std::int64_t>(1, resident * kWaves / across);
     Strips s{};
     s.last = Win::kLastStrip;
     const int last_rows = std::min(static_cast<int>(a.height * kLastShare), 16384 * 2 * s.last) / (2 * s.last) * (2 * s.last);
-    std::int64_t first = std::max<std::int64_t>(Win::kMinStrip, (a.height + 2 * slots - 1) / (2 * slots));
-    s.first = static_cast<int>(first + first % 2);
-    s.head = (a.height - last_rows + 2 * s.first - 1) / (2 * s.first);
-    s.rows = s.head + std::max(0, (a.height - 2 * s.head * s.first + 2 * s.last - 1) / (2 * s.last));
+    auto with_first = [&](int first) {
+        s.first = first;
+        s.head = (a.height - last_rows + 2 * s.first - 1) / (2 * s.first);
+        s.rows = s.head + std::max(0, (a.height - 2 * s.head * s.first + 2 * s.last - 1) / (2 * s.last));
+    };
+    const std::int64_t first = std::max<std::int64_t>(Win::kMinStrip, (a.height + 2 * slots - 1) / (2 * slots));
+    with_first(static_cast<int>(first + first % 2));
+    while (s.first < Win::kLongStrip) {
+        const Strips shorter = s;
+        with_first(s.first + 2);
+        if (s.rows * across < kLongWaves * resident) {
+            s = shorter;
+            break;
+        }
+    }
     return s;
 }
 
