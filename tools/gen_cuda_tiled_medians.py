@@ -167,7 +167,7 @@ class Graph:
 # lanes compute as a + b - min on the FMA pipe (L::hi_given_lo, kernels/median_lanes.cuh), beside
 # the ALU pipe that runs every min/max. H100 4096^2 u8 / u16 at half of them: 9x9 113 -> 127 /
 # 132 Gpix/s, 15x15 38.6 / 38.0 -> 42.0 / 41.3; 11x11 73 / 72 -> 62 / 55 and u16 21x21 10.1 ->
-# 8.5 lost (at two thirds more), so those keep every min/max on the ALU.
+# 8.5 lost (more at two thirds, still 9.2 at a quarter), so those keep every min/max on the ALU.
 FMA_SHARES = {9: 0.5, 15: 0.5}
 
 
