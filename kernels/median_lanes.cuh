@@ -54,8 +54,9 @@ struct PackedLanes {
         return __vimax3_u16x2(a, b, c);
     }
     // On the FMA pipe: 4096^2 H100, where the networks give it half their exchanges, 9x9 u8 / u16
-    // 113 -> 127 / 132 Gpix/s, 15x15 38.6 / 38.0 -> 42.0 / 41.3, stream 5x5 401 / 371 -> 409 / 375;
-    // 32-bit keys (the scalar lanes) lost there: f32 9x9 76 -> 56.
+    // 113 -> 127 / 132 Gpix/s, 15x15 38.6 / 38.0 -> 42.0 / 41.3, stream 5x5 401 / 371 -> 409 / 375.
+    // The 32-bit lanes keep the ALU: measured only with every network summing, where f32 11x11
+    // and 21x21 fell 50 -> 36 and 9.4 -> 8.0 (as u16 did), they were not tried alone.
     __device__ static std::uint32_t hi_given_lo(std::uint32_t a, std::uint32_t b, std::uint32_t lo) {
         return other_of(a, b, lo);
     }
