@@ -22,15 +22,19 @@ FM_HD std::int64_t border_index(std::int64_t i, std::int64_t n, int mode) {
     switch (mode) {
         case kReplicate: return i < 0 ? 0 : n - 1;
         case kReflect: {  // d c b a | a b c d | d c b a, period 2n
+            // Within one reflection of the line (the kernels' usual case) without the division,
+            // which the GPU does in software.
+            if (i >= -n && i < 2 * n) return i < 0 ? -1 - i : 2 * n - 1 - i;
             std::int64_t m = floor_mod(i, 2 * n);
             return m < n ? m : 2 * n - 1 - m;
         }
         case kMirror: {  // d c b | a b c d | c b a, period 2n - 2
             if (n == 1) return 0;
+            if (i > -n && i < 2 * n - 1) return i < 0 ? -i : 2 * n - 2 - i;
             std::int64_t m = floor_mod(i, 2 * n - 2);
             return m < n ? m : 2 * n - 2 - m;
         }
-        case kWrap: return floor_mod(i, n);
+        case kWrap: return i >= -n && i < 2 * n ? (i < 0 ? i + n : i - n) : floor_mod(i, n);
         default: return -1;  // kConstant
     }
 }
