@@ -6,14 +6,17 @@
 // (bench/results/gpu-median-h200-2026-11-26-stream3.md); on the H100 now 530 / 872-880 / 1022
 // (bench/results/gpu-median-h100-2026-11-26-overlap.md).
 //
-// A lane takes four columns (one 4-byte load a row) and two strips of rows (stream_strips.cuh),
-// one per packed half (lane 0 of a u16x2 word the upper strip, lane 1 the lower), so each
-// min/max serves two outputs. A key is the pixel in both bytes of its 16-bit half (v * 0x101,
-// ordered as the pixels), one PRMT a packed word.
+// A lane takes eight columns (one 8-byte load a row) and walks down a strip of rows
+// (stream_strips.cuh); its packed keys hold columns j and j + 4 (j = 0..3) in their two 16-bit
+// halves, so each min/max serves two outputs. A key is the pixel in both bytes of its 16-bit half
+// (v * 0x101, ordered as the pixels), one PRMT a packed word. Until 2026-11-27 a lane took four
+// columns of two strips (one per half) instead: 932 against 1175-1191 Gpix/s at 4096^2 on the
+// H100, the difference in the loads and stores (twice the words, and two strips' extra rows).
 //
-// Each lane sorts its four columns' three rows, the pair of middle rows shared by two output
-// rows; the sorted columns either side come from the neighbouring lanes by shuffle (lanes 0 and
-// 31 of a warp only load and sort, the 30 between output, 120 columns a warp). An output is then
+// Each lane sorts its four keys' three rows, the pair of middle rows shared by two output rows;
+// the sorted columns either side (x - 1, x + 8) come from the neighbouring lanes by shuffle, one
+// half each with a half of its own (lanes 0 and 31 of a warp only load and sort, the 30 between
+// output, 240 columns a warp). An output is then
 // med3(max of the lows, med3 of the middles, min of the highs) of its three columns, the
 // middles' pairs shared by neighbouring outputs: 7 min/max a pixel (8.25 when each lane sorted
 // its neighbours' columns again: H100 4096^2 687 -> 766 Gpix/s); 5 since the columns' middles
@@ -28,8 +31,8 @@
 
 namespace fastmedian::kernels::stream3 {
 
-// Whether the kernel serves these planes: 4-byte aligned rows in and out (it loads and stores a
-// word of four pixels at a time).
+// Whether the kernel serves these planes: 8-byte aligned rows in and out (it loads and stores
+// eight pixels at a time); the tiled kernels take the others.
 bool serves(const PlanesArgs& a);
 cudaError_t launch(const PlanesArgs& a, cudaStream_t stream);
 

@@ -14,6 +14,7 @@ namespace {
 struct Window5 {
     static constexpr int kSize = 5;
     static constexpr int kWarps = 1, kMinBlocks = 16, kMinStrip = 8, kLastStrip = 4, kLongStrip = 8;
+    static constexpr int kBlockCols = kWarps * stream::kWarpCols;
 
     // Carried per column: row y - 2, rows y - 1 and y sorted, row y, row y + 1; and the four
     // rows y - 1 .. y + 2 both output rows share.

@@ -14,6 +14,7 @@ namespace {
 struct Window7 {
     static constexpr int kSize = 7;
     static constexpr int kWarps = 1, kMinBlocks = 10, kMinStrip = 16, kLastStrip = 8, kLongStrip = 16;
+    static constexpr int kBlockCols = kWarps * stream::kWarpCols;
 
     // Carried per column: rows y - 2 .. y + 1 sorted (q), rows y, y + 1 sorted (p), row y + 2
     // (even), rows y - 3, y - 1, y + 1 (odd); and the six rows y - 2 .. y + 3 both output rows

@@ -1,6 +1,7 @@
 // The streaming median kernels' machinery (median_stream.cuh), instantiated for a window by
 // median5x5_stream.cu and median7x7_stream.cu. A window type (Win) gives:
-//   kSize; kWarps, kMinBlocks (a block's warps, side by side, and blocks an SM to fit);
+//   kSize; kWarps, kBlockCols, kMinBlocks (a block's warps, side by side, kWarpCols columns each,
+//   and blocks an SM to fit);
 //   kMinStrip, kLastStrip, kLongStrip (rows of strips: stream_strips.cuh);
 //   Columns<L>: a lane's four columns sorted for two output rows at a time, the rows they share
 //     sorted once: start(k) from rows -R .. R - 1 (R = kSize / 2) of the first step, then per

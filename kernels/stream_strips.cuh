@@ -1,9 +1,11 @@
-// How the streaming medians (median3x3_stream.cu, median_stream_kernel.cuh) split a plane: a
-// block's warps side by side, each 120 output columns wide (lanes 1..30, four columns a lane),
-// and its rows of blocks down strips: `head` rows of blocks with strips of `first` rows, then
-// rows of blocks with strips of `last` rows (a lane walks two strips, one in each half of its
-// keys). Blocks start in order, so the short strips run last and the GPU's last blocks end
-// close together. A window type (Win) gives kWarps, kMinBlocks (blocks an SM), kMinStrip,
+// How the streaming medians (median3x3_stream.cu, median_stream_kernel.cuh) split a plane:
+// blocks side by side, Win::kBlockCols output columns each (median_stream_kernel.cuh: a block's
+// warps side by side, 120 columns each, lanes 1..30 four columns a lane), and rows of blocks
+// down strips: `head` rows of blocks with strips of `first` rows, then rows of blocks with
+// strips of `last` rows. A block takes two strips, one below the other: median_stream_kernel.cuh
+// walks them at once, one in each half of its packed keys; median3x3_stream.cu as one strip.
+// Blocks start in order, so the short strips run last and the GPU's last blocks end close
+// together. A window type (Win) gives kWarps, kBlockCols, kMinBlocks (blocks an SM), kMinStrip,
 // kLastStrip and kLongStrip.
 #pragma once
 
@@ -14,7 +16,7 @@
 
 namespace fastmedian::kernels::stream {
 
-constexpr int kWarpCols = 4 * 30;  // output columns of a warp (lanes 1..30)
+constexpr int kWarpCols = 4 * 30;  // output columns of a warp of median_stream_kernel.cuh
 constexpr int kWaves = 8;          // waves of blocks the grid aims at
 // The grid's last 20% of rows of blocks in shorter strips: H100, 4096^2, 5x5 against strips of
 // 8 rows throughout: u8 351.6 -> 369.3, u16 325.8 -> 347.2; 7x7 (strips of 16, last 8) u16
@@ -36,10 +38,10 @@ struct Strips {
     }
 };
 
-// Blocks side by side across a plane.
+// Blocks side by side across a plane, Win::kBlockCols output columns each.
 template <class Win>
 std::int64_t block_columns(const PlanesArgs& a) {
-    return (a.width + Win::kWarps * kWarpCols - 1) / (Win::kWarps * kWarpCols);
+    return (a.width + Win::kBlockCols - 1) / Win::kBlockCols;
 }
 
 // The strips for planes of this height: a grid of about kWaves waves of the GPU's resident

@@ -256,12 +256,15 @@ TEST_F(CudaMedian, AlignedRowsTakeTheVectorLoads) {
             }
 }
 
-// u8 3x3 on aligned rows streams down strips of rows, 120 columns a warp, with words of four
-// pixels gathered through the border at the image's sides and rows through it at its top and
-// bottom: widths either side of the warps' and words' multiples, heights from one row to many
-// strips, tie-heavy and full-range values, two planes.
+// u8 3x3 on rows aligned to 8 bytes streams down strips of rows, 240 columns a warp, eight
+// pixels a lane gathered through the border at the image's sides and rows through it at its top
+// and bottom: widths either side of the warps' and lanes' multiples and of the first block with
+// no border (from 488 pixels), heights from one row to many strips, tie-heavy and full-range
+// values, two planes.
 TEST_F(CudaMedian, U8Square3StripsAndWordsEveryBorder) {
-    const std::pair<int, int> shapes[] = {{4, 1}, {3, 2}, {119, 5}, {120, 8}, {121, 9}, {241, 70}, {484, 33}, {5, 301}};
+    const std::pair<int, int> shapes[] = {{4, 1},    {3, 2},    {9, 3},    {239, 5},   {240, 8},   {241, 9},
+                                          {247, 12}, {249, 13}, {487, 33}, {488, 34},  {727, 70},  {5, 301},
+                                          {256, 7},  {1000, 40}, {969, 171}};
     std::uint32_t seed = 9100;
     for (fm::Border b : kAllBorders)
         for (auto [w, h] : shapes)
