@@ -87,8 +87,7 @@ __device__ __forceinline__ void medians(const Sorted3 (&c)[6], std::uint32_t (&o
 // image's sides that the lanes beside them cannot serve (a right edge that is not a multiple of
 // 8 pixels, the wrapped border, images narrower than 8). It waits for its loads, where a whole
 // load is read a step later, so it is kept to these lanes and out of the loops' code.
-__device__ __noinline__ uint2 gather_row(const PlanesArgs& a, const char* plane, int x, int y) {
-    const std::uint32_t outside = (a.outside_key & 0xFFu) * 0x01010101u;
+__device__ __noinline__ uint2 gather_row(const PlanesArgs& a, const char* plane, std::uint32_t outside, int x, int y) {
     const std::int64_t sy = border_index(y, a.height, a.border);
     if (sy < 0) return {outside, outside};
     const std::uint8_t* row = reinterpret_cast<const std::uint8_t*>(plane + sy * a.src_pitch);
@@ -133,7 +132,7 @@ __global__ void __launch_bounds__(32, Window3::kMinBlocks)
     // lane beside (column 1 for the mirrored border), column width its column width - 1 (width - 2);
     // the constant's byte otherwise.
     const bool constant = a.border == kConstant, mirror = a.border == kMirror;
-    const unsigned left_select = left ? (constant ? 0x4210u : mirror ? 0x5210u : 0x4210u) : 0x3210u;
+    const unsigned left_select = left ? (mirror ? 0x5210u : 0x4210u) : 0x3210u;
     const unsigned right_select = right ? (constant ? 0x3214u : mirror ? 0x3216u : 0x3217u) : 0x3210u;
     const bool side_block = bx == 0 || bx + kBlockCols + 8 > a.width;  // the same for the block's lanes
     auto edge = [&](uint2 w) -> uint2 {
@@ -165,7 +164,7 @@ __global__ void __launch_bounds__(32, Window3::kMinBlocks)
                 }
                 load_global(src.at(sy), w);
             } else {
-                w = gather_row(a, plane, x, y);
+                w = gather_row(a, plane, outside, x, y);
             }
             return w;
         };
@@ -226,11 +225,7 @@ __global__ void __launch_bounds__(32, Window3::kMinBlocks)
 
 }  // namespace
 
-bool serves(const PlanesArgs& a) {
-    auto aligned = [](std::int64_t v) { return v % 8 == 0; };
-    return aligned(reinterpret_cast<std::intptr_t>(a.src)) && aligned(a.src_pitch) && aligned(a.src_plane_stride) &&
-           aligned(reinterpret_cast<std::intptr_t>(a.dst)) && aligned(a.dst_pitch) && aligned(a.dst_plane_stride);
-}
+bool serves(const PlanesArgs& a) { return planes_aligned(a, 8); }
 
 cudaError_t launch(const PlanesArgs& a, cudaStream_t stream) {
     if (!serves(a)) return cudaErrorInvalidValue;

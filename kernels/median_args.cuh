@@ -21,6 +21,14 @@ struct PlanesArgs {
     std::uint32_t outside_key;      // order key of the constant border value
 };
 
+// Whether both planes' pointers, rows and planes lie on multiples of `bytes`, for kernels that
+// load and store that many bytes at a time.
+inline bool planes_aligned(const PlanesArgs& a, std::int64_t bytes) {
+    auto aligned = [&](std::int64_t v) { return v % bytes == 0; };
+    return aligned(reinterpret_cast<std::intptr_t>(a.src)) && aligned(a.src_pitch) && aligned(a.src_plane_stride) &&
+           aligned(reinterpret_cast<std::intptr_t>(a.dst)) && aligned(a.dst_pitch) && aligned(a.dst_plane_stride);
+}
+
 struct RunsWindow {
     static constexpr int kMaxRows = 1023;
     int radius_y;

@@ -26,10 +26,7 @@ namespace fastmedian::kernels::stream {
 // Whether the kernels serve these planes: rows, planes and pointers aligned to a word of four
 // pixels in and out.
 inline bool serves(PixelType type, const PlanesArgs& a) {
-    const std::int64_t word = 4 * static_cast<std::int64_t>(type == PixelType::u8 ? 1 : type == PixelType::u16 ? 2 : 4);
-    auto aligned = [&](std::int64_t v) { return v % word == 0; };
-    return aligned(reinterpret_cast<std::intptr_t>(a.src)) && aligned(a.src_pitch) && aligned(a.src_plane_stride) &&
-           aligned(reinterpret_cast<std::intptr_t>(a.dst)) && aligned(a.dst_pitch) && aligned(a.dst_plane_stride);
+    return planes_aligned(a, 4 * static_cast<std::int64_t>(type == PixelType::u8 ? 1 : type == PixelType::u16 ? 2 : 4));
 }
 
 // The k x k median (k = 5 or 7) of planes the kernels serve.
