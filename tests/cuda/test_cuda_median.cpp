@@ -277,14 +277,16 @@ TEST_F(CudaMedian, U8Square3StripsAndWordsEveryBorder) {
             }
 }
 
-// u8 and u16 5x5 and 7x7 on word-aligned rows wide enough (from 2880 and 4096 pixels) stream
-// down strips of rows (the grid's last ones shorter), 120 columns a warp, with words of four
-// pixels gathered through the border at the image's sides and rows through it at its top and
-// bottom: widths either side of the warps' and words' multiples, heights from one row to both
-// kinds of strip, tie-heavy and full-range values, two planes.
+// u8 and u16 5x5 and 7x7 on word-aligned rows wide enough (from 2048 and 2560 pixels) stream
+// down strips of rows (the grid's last ones shorter, its bottom ones first), 120 columns a warp,
+// words of four pixels: at the image's sides a lane takes the word beside it through the border
+// (or gathers, where the width is not a multiple of 4 and for the wrapped border), and rows
+// come through it at the top and bottom: widths either side of the warps' and words'
+// multiples, heights from one row to both kinds of strip, tie-heavy and full-range values, two
+// planes.
 TEST_F(CudaMedian, Square5And7StreamStripsAndWordsEveryBorder) {
-    const std::vector<std::pair<int, int>> shapes5 = {{3584, 1}, {3585, 2}, {3587, 3}, {3599, 5}, {3600, 18}, {3721, 101}};
-    const std::vector<std::pair<int, int>> shapes7 = {{4096, 1}, {4097, 2}, {4099, 3}, {4199, 5}, {4200, 18}, {4321, 101}};
+    const std::vector<std::pair<int, int>> shapes5 = {{2048, 1}, {2049, 2}, {2051, 3}, {2159, 5}, {2160, 18}, {2281, 101}};
+    const std::vector<std::pair<int, int>> shapes7 = {{2560, 1}, {2561, 2}, {2563, 3}, {2639, 5}, {2640, 18}, {2761, 101}};
     std::uint32_t seed = 9300;
     for (int k : {5, 7})
         for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16})
