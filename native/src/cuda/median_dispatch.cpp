@@ -61,7 +61,7 @@ bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs
 //        and with fractions 0.70, 0.90, 0.92, 0.98, 1.02.
 // Since the edge lanes and bottom strips first (bench/results/gpu-median-h100-2026-11-27-edges.md;
 // streaming / tiled at 2048^2, 2560^2, 3072^2, 3584^2): 5x5 u8 1.21, 1.33, 1.00, 1.00 (both
-// streaming from 2880 before), u16 1.13, 1.30; 7x7 u8 0.64, 1.03, 1.15, 1.18, u16 0.65, 1.02,
+// streaming from 2880 before), u16 1.13, 1.30; 7x7 u8 0.64, 1.03, 1.15, 1.18, u16 0.65, 1.01,
 // 1.09, 1.15, f32 of whole numbers 0.84, 1.10, 1.17 and with fractions 0.63, 0.82, 0.96. At
 // 2048^2 the 7x7 grid (strips of 16 rows, 10 blocks an SM) is less than one wave.
 bool stream_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
