@@ -5,8 +5,9 @@
 // strips of `last` rows. A block takes two strips, one below the other: median_stream_kernel.cuh
 // walks them at once, one in each half of its packed keys; median3x3_stream.cu as one strip.
 // Blocks start in order, so the short strips run last and the GPU's last blocks end close
-// together. A window type (Win) gives kWarps, kBlockCols, kMinBlocks (blocks an SM), kMinStrip,
-// kLastStrip and kLongStrip.
+// together (median_stream_kernel.cuh starts its grid with the plane's very last strips, whose
+// rows reach through the border). A window type (Win) gives kWarps, kBlockCols, kMinBlocks
+// (blocks an SM), kMinStrip, kLastStrip and kLongStrip.
 #pragma once
 
 #include <algorithm>

@@ -15,7 +15,6 @@
 // kernel a call takes depends on the image's size, so a smaller image would check another).
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>

@@ -257,10 +257,11 @@ TEST_F(CudaMedian, AlignedRowsTakeTheVectorLoads) {
 }
 
 // u8 3x3 on rows aligned to 8 bytes streams down strips of rows, 240 columns a warp, eight
-// pixels a lane gathered through the border at the image's sides and rows through it at its top
-// and bottom: widths either side of the warps' and lanes' multiples and of the first block with
-// no border (from 488 pixels), heights from one row to many strips, tie-heavy and full-range
-// values, two planes.
+// pixels a lane: at the image's sides the pixel past the edge comes through the border from the
+// lane beside it (or the lane gathers, where the width is not a multiple of 8, for the wrapped
+// border and below 8 pixels), and rows come through it at the top and bottom: widths either side
+// of the warps' and lanes' multiples and of the first block with no border (from 488 pixels),
+// heights from one row to many strips, tie-heavy and full-range values, two planes.
 TEST_F(CudaMedian, U8Square3StripsAndWordsEveryBorder) {
     const std::pair<int, int> shapes[] = {{4, 1},    {3, 2},    {9, 3},    {239, 5},   {240, 8},   {241, 9},
                                           {247, 12}, {249, 13}, {487, 33}, {488, 34},  {727, 70},  {5, 301},
