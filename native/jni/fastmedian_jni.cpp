@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -110,7 +111,15 @@ jsize checked_length(JNIEnv* env, jarray src, jarray dst, jint width, jint heigh
                                                  {"planes", planes}};
     for (const auto& [name, value] : dims)
         if (value < 1) fail(std::string(name) + " must be at least 1, got " + std::to_string(value));
-    const std::int64_t n = std::int64_t{width} * height * planes;
+    // Each factor is below 2^31, so width * height fits 64 bits; a Java array holds fewer than
+    // 2^31 elements, so a product past that can match no array (and times planes could wrap).
+    const std::int64_t limit = std::numeric_limits<jsize>::max();
+    const std::int64_t area = std::int64_t{width} * height;
+    if (area > limit || area * planes > limit)
+        fail("width*height*planes (" + std::to_string(width) + " x " + std::to_string(height) +
+             " x " + std::to_string(planes) + ") exceeds the " + std::to_string(limit) +
+             " elements a Java array can hold");
+    const std::int64_t n = area * planes;
     const std::pair<const char*, jarray> arrays[] = {{"src", src}, {"dst", dst}};
     for (const auto& [name, array] : arrays) {
         const jsize length = env->GetArrayLength(array);

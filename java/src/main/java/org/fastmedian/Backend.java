@@ -21,6 +21,7 @@ public enum Backend {
     static Backend fromName(String name) {
         for (Backend b : values())
             if (b.name.equals(name)) return b;
-        throw new IllegalArgumentException("unknown backend name: " + name);
+        throw new FastMedianException("invalid_argument",
+                "unknown backend name: " + name + " (auto, cpu or cuda)");
     }
 }

@@ -88,10 +88,8 @@ public final class BackgroundOptions {
      * plane); the first is also {@link #device()}. The results are those of one device.
      */
     public BackgroundOptions devices(int... devices) {
-        if (devices == null || devices.length == 0)
-            throw new IllegalArgumentException("devices: at least one CUDA device index");
-        this.devices = devices.clone();
-        this.device = devices[0];
+        this.devices = DeviceList.checked(devices);
+        this.device = this.devices[0];
         return this;
     }
 

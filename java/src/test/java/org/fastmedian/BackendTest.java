@@ -32,6 +32,13 @@ class BackendTest {
     }
 
     @Test
+    void unknownBackendNameIsAFastMedianException() {
+        FastMedianException e = assertThrows(FastMedianException.class, () -> Backend.fromName("gpu"));
+        assertEquals("invalid_argument", e.code());
+        assertTrue(e.getMessage().contains("unknown backend name: gpu"), e.getMessage());
+    }
+
+    @Test
     void cpuBackendRunsOnTheCpu() {
         RunInfo info = FastMedian.median(image(), new short[N], W, H, P,
                 MedianOptions.circle(2).backend(Backend.CPU));

@@ -109,7 +109,12 @@ class MedianErrorsTest {
         assertRejected("devices lists device 0 twice",
                 () -> FastMedian.convolve(src, dst, W, H, P,
                         ConvolveOptions.gaussian(1.0).devices(0, 0)));
-        assertThrows(IllegalArgumentException.class, () -> square3().devices(new int[0]));
+        assertRejected("devices: at least one CUDA device index",
+                () -> square3().devices(new int[0]));
+        assertRejected("devices: at least one CUDA device index",
+                () -> BackgroundOptions.square(3).devices((int[]) null));
+        assertRejected("devices: at least one CUDA device index",
+                () -> ConvolveOptions.gaussian(1.0).devices(new int[0]));
     }
 
     @Test
