@@ -345,8 +345,8 @@ TEST_F(TiffIo, WriteIntoAMissingDirectoryLeavesNothing) {
     EXPECT_TRUE(entries().empty());
 }
 
-// The rename at the very end fails (the target is a directory): the written temporary file
-// must go, and the target stays as it was.
+// A folder as the target is refused before anything is written: no temporary file is left,
+// and the folder stays as it was.
 TEST_F(TiffIo, FailureAfterWritingRemovesTheTemporaryFile) {
     fs::create_directory(path("taken.tif"));
     const std::vector<std::uint8_t> pixels(64 * 64, 7);

@@ -8,6 +8,7 @@
 
 #include "args.hpp"
 #include "filter_args.hpp"
+#include "output_file.hpp"
 #include "tiff_io.hpp"
 
 namespace fastmedian::cli {
@@ -34,6 +35,9 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     if (std::filesystem::equivalent(in, out, ec))
         throw UsageError("output " + out + " is the same file as input " + in +
                          "; refusing to overwrite the input");
+    // Before the input is read and filtered: a bad output path is found at once, not after a
+    // long run.
+    tiff::check_output(out);
     const tiff::Stack src = tiff::read_tiff(in);
     if (f.check) f.check(src.type, src.width, src.height, src.planes);
     const PixelType out_type = f.float_output ? PixelType::f32 : src.type;

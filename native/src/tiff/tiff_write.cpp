@@ -1,18 +1,15 @@
 // write_tiff: a complete file or nothing. Pixels go to a temporary file in the target's
 // directory (so the final rename stays on one file system and is atomic), which replaces the
 // target only after libtiff and fsync have both succeeded.
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "output_file.hpp"
 #include "tiff_file.hpp"
 #include "tiff_io.hpp"
 
@@ -23,43 +20,6 @@ namespace {
 [[noreturn]] void fail_errno(const std::string& what) {
     throw Error(ErrorCode::io_error, what + ": " + std::strerror(errno));
 }
-
-// A new file beside `target`, removed on destruction unless committed.
-class TempFile {
-public:
-    explicit TempFile(const std::string& target) {
-        static std::atomic<unsigned> counter{0};
-        const std::filesystem::path t(target);
-        const std::string stem = "." + t.filename().string() + ".fastmedian-" +
-                                 std::to_string(::getpid()) + "-";
-        // O_EXCL: never reuse a file someone else made; mode 0666 lets the umask decide, as for
-        // any new file; read access because libtiff rereads a page's directory to link the next.
-        for (int attempt = 0; fd_ < 0 && attempt < 100; ++attempt) {
-            path_ = (t.parent_path() / (stem + std::to_string(counter++) + ".tmp")).string();
-            fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-            if (fd_ < 0 && errno != EEXIST) break;
-        }
-        if (fd_ < 0) fail_errno("cannot write " + target + " (creating " + path_ + ")");
-    }
-    ~TempFile() {
-        if (fd_ >= 0) ::close(fd_);
-        if (!committed_) ::unlink(path_.c_str());
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-
-    // Hands the descriptor to libtiff, which closes it.
-    int release_fd() { return std::exchange(fd_, -1); }
-    void commit_as(const std::string& target) {
-        if (::rename(path_.c_str(), target.c_str()) != 0) fail_errno("cannot write " + target);
-        committed_ = true;
-    }
-
-private:
-    std::string path_;
-    int fd_ = -1;
-    bool committed_ = false;
-};
 
 void write_plane(const TiffFile& f, const ConstImageView& image, std::int64_t z) {
     TIFF* tif = f.get();
@@ -105,14 +65,14 @@ void write_tiff(const std::string& path, const ConstImageView& image) {
                                 image.planes * pixel_size(image.type);
     // Classic TIFF addresses 4 GiB; leave room for the directories.
     const char* mode = bytes < (std::uint64_t{4000} << 20) ? "w" : "w8";
-    TempFile tmp(path);
+    TempFile tmp(check_output(path));
     TiffFile f(tmp.release_fd(), path, mode);
     for (std::int64_t z = 0; z < image.planes; ++z) write_plane(f, image, z);
     if (!TIFFFlush(f.get())) f.fail(ErrorCode::io_error, "cannot write");
     // Late write errors (a full disk, NFS) may show up only here.
     if (::fsync(TIFFFileno(f.get())) != 0) fail_errno("cannot write " + path);
     f.close();
-    tmp.commit_as(path);
+    tmp.commit();
 }
 
 }  // namespace fastmedian::tiff
