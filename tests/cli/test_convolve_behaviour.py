@@ -66,7 +66,14 @@ BAD_MASKS = [
     ("1 x 3\n", "line 1: 'x' is not a number"),
     ("1 2,5 3\n", "line 1: '2,5' is not a number"),
     ("1 nan 3\n", "line 1: nan is not a finite float"),
-    ("1 1e39 3\n", "line 1: 1e39 is not a finite float"),
+    ("1 1e39 3\n", "line 1: 1e39 is out of a float's range (at most 3.4e38 in magnitude)"),
+    ("1 1e400 3\n", "line 1: 1e400 is out of a float's range"),
+    ("1 -1e400 3\n", "line 1: -1e400 is out of a float's range"),
+    ("1 inf 3\n", "line 1: inf is not a finite float"),
+    ("1 +-1 3\n", "line 1: '+-1' is not a number"),
+    ("1 ++1 3\n", "line 1: '++1' is not a number"),
+    ("1 2\x003 4\n", "line 1: '2\\x003' is not a number"),
+    ("1 \u2013 3\n", "line 1: '\\xE2\\x80\\x93' is not a number"),  # an en dash
     (" ".join(["1"] * 65) + "\n", "the mask is 65 wide"),
     ("1\n" * 65, "more than 63 high"),
 ]
@@ -158,3 +165,25 @@ def test_help_describes_convolve(fastmedian, args):
     assert "fastmedian convolve IN.tif OUT.tif (--kernel MASK.txt | --gaussian SIGMA)" in r.stdout
     for option in ("--kernel FILE", "--gaussian S", "--normalize", "--float"):
         assert option in r.stdout
+
+
+@pytest.mark.parametrize("path,message", [
+    ("/dev/zero", "--kernel /dev/zero is larger than 1 MiB"),
+    (".", "--kernel . is a directory, not a mask file"),
+])
+def test_mask_files_are_read_within_their_limit(fastmedian, image, path, message):
+    # /dev/zero reports no size: it was read until memory ran out.
+    d = image.parent
+    r = fastmedian("convolve", "in.tif", "out.tif", "--kernel", path, cwd=d)
+    assert_one_line_error(r, 2, message)
+    assert listing(d) == ["in.tif", "m.txt"]
+
+
+def test_mask_file_with_byte_order_mark_and_underflow(fastmedian, image):
+    # Windows editors start UTF-8 text with a byte-order mark; 1e-400 is 0 in a float.
+    d = image.parent
+    (d / "bom.txt").write_bytes(b"\xef\xbb\xbf0 0 0\n0 1 1e-400\n0 0 0\n")
+    r = fastmedian("convolve", "in.tif", "out.tif", "--kernel", "bom.txt", "--backend", "cpu",
+                   cwd=d)
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(tifffile.imread(d / "out.tif"), tifffile.imread(image))
