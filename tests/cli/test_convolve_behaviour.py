@@ -167,6 +167,17 @@ def test_help_describes_convolve(fastmedian, args):
         assert option in r.stdout
 
 
+@pytest.mark.parametrize("sigma", ["1e-300", "0.1"])
+def test_tiny_gaussian_is_the_identity(fastmedian, image, sigma):
+    # Below sigma 0.125 scipy's mask is the single tap 1 (radius int(4 sigma + 0.5) = 0); at
+    # 1e-300 sigma^2 underflows, which once made the mask NaN ("row_mask[0] is -nan").
+    d = image.parent
+    r = fastmedian("convolve", "in.tif", "out.tif", "--gaussian", sigma, "--backend", "cpu",
+                   cwd=d)
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(tifffile.imread(d / "out.tif"), tifffile.imread(image))
+
+
 @pytest.mark.parametrize("path,message", [
     ("/dev/zero", "--kernel /dev/zero is larger than 1 MiB"),
     (".", "--kernel . is a directory, not a mask file"),

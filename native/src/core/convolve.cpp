@@ -45,6 +45,9 @@ std::vector<float> gaussian_mask(double sigma) {
     }
     // scipy.ndimage._filters._gaussian_kernel1d with truncate 4.0, in double.
     const int radius = static_cast<int>(4.0 * sigma + 0.5);
+    // Below sigma 0.125 the mask is the one tap at x = 0, weight 1; computing it would take
+    // -0.5 / sigma^2, which is -inf once sigma^2 underflows (sigma 1e-300), times 0: NaN.
+    if (radius == 0) return {1.0f};
     const double scale = -0.5 / (sigma * sigma);
     std::vector<double> phi(static_cast<std::size_t>(2 * radius + 1));
     double sum = 0.0;
