@@ -18,7 +18,8 @@ const char* const kUsage = R"(usage:
       --radius R      circular window of ImageJ's Median... radius R, 0..511
       --3d            the 3D median of the pages as one volume: a K x K x K box for --size
                       (K at most 255), ImageJ's 3D Median ellipsoid of radius R for
-                      --radius (R at most 127)
+                      --radius (R at most 127); either at most 1048576 voxels (a box of
+                      101 x 101 x 101, or 255 x 255 x 15 with --zsize; radius 63)
       --zsize KZ      with --3d --size: the box's depth in pages (odd; default K)
       --zradius RZ    with --3d --radius: the ellipsoid's radius in pages (default R)
       --border MODE   replicate (default; scipy 'nearest'), reflect, mirror, constant, wrap

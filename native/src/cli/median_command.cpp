@@ -1,6 +1,7 @@
 // fastmedian median IN.tif OUT.tif (--size K | --radius R) [--3d [--zsize KZ | --zradius RZ]]
 //                   [--border B] [--cval V] [--backend B] [--devices LIST]
 #include <cmath>
+#include <string>
 #include <iostream>
 
 #include "args.hpp"
@@ -14,6 +15,18 @@ namespace {
 
 const std::set<std::string> kValued = {"--size", "--radius", "--zsize", "--zradius",
                                        "--border", "--cval", "--backend", "--devices"};
+
+// `w`, or a UsageError naming `options` when the library refuses it (by now, only for holding
+// more voxels than it takes: each side or radius was checked against its own limit).
+Window3D within_voxel_limit(const Window3D& w, const std::string& options) {
+    try {
+        (void)window3d_runs(w);
+    } catch (const Error& e) {
+        throw UsageError(options + " with --3d: " + e.what() +
+                         " (at most a box of 101 x 101 x 101, an ellipsoid of radius 63)");
+    }
+    return w;
+}
 
 // The 3D window: the 2D window's side or radius in x and y, --zsize / --zradius in z (the
 // same as x and y when not given).
@@ -30,7 +43,7 @@ Window3D parse_window3d(const Args& a, const Window& plane) {
         if (plane.size > Window3D::kMaxSize)
             throw UsageError("--size must be at most " + std::to_string(Window3D::kMaxSize) +
                              " with --3d, got " + std::to_string(plane.size));
-        return Window3D::box(plane.size, plane.size, kz);
+        return within_voxel_limit(Window3D::box(plane.size, plane.size, kz), "--size and --zsize");
     }
     if (zsize != nullptr) throw UsageError("--zsize applies to --size, not --radius");
     double rz = plane.radius;
@@ -43,7 +56,8 @@ Window3D parse_window3d(const Args& a, const Window& plane) {
         throw UsageError("--radius must be at most " +
                          std::to_string(static_cast<int>(Window3D::kMaxRadius)) +
                          " with --3d, got " + format_number("%g", plane.radius));
-    return Window3D::ellipsoid(plane.radius, plane.radius, rz);
+    return within_voxel_limit(Window3D::ellipsoid(plane.radius, plane.radius, rz),
+                              "--radius and --zradius");
 }
 
 }  // namespace
