@@ -72,6 +72,8 @@ USAGE_ERRORS = [
     (["--size", "3", "--devices", ""], "--devices must be CUDA device indices"),
     (["--size", "3", "--devices", "1,0,1"], "--devices lists device 1 twice"),
     (["--size", "3", "--3d", "--devices", "0"], "--devices applies to the 2D median, not --3d"),
+    (["--size", "3", "--devices", "7", "--backend", "cpu"],
+     "--devices applies to the CUDA backend, not --backend cpu"),
     (["--size", "103", "--3d"], "--size and --zsize with --3d: window has 1092727 voxels, "
      "more than the 1048576 allowed (at most a box of 101 x 101 x 101, an ellipsoid of radius 63)"),
     (["--size", "255", "--3d", "--zsize", "17"], "--size and --zsize with --3d: window has"),

@@ -30,7 +30,7 @@ int background_command(const std::vector<std::string>& args) {
     }
     parse_border_and_cval(a, o.border, o.cval);
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
-    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d);
+    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d, o.backend);
     const std::string& in = a.positionals()[0];
     const std::string& out = a.positionals()[1];
 

@@ -51,7 +51,7 @@ int convolve_command(const std::vector<std::string>& args) {
         if (!parse_double(*v, o.cval)) throw UsageError("--cval must be a number, got " + shown(*v));
     }
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
-    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d);
+    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d, o.backend);
     if (kernel != nullptr) {
         const MaskFile m = read_mask_file(*kernel, "--kernel", ConvolveOptions::kMaxMaskSize);
         double sum = 0.0;

@@ -48,7 +48,11 @@ double parse_offset(const std::string& value) {
     return offset;
 }
 
-std::vector<int> parse_devices(const std::string& value) {
+std::vector<int> parse_devices(const std::string& value, Backend backend) {
+    // The library takes devices with the CPU backend (and ignores them), so that a program can
+    // switch backends alone; typed on a command line, the pair is a mistake worth naming.
+    if (backend == Backend::cpu)
+        throw UsageError("--devices applies to the CUDA backend, not --backend cpu");
     std::vector<int> devices;
     if (value == "all") {
         for (const DeviceInfo& d : cuda_devices()) devices.push_back(d.index);

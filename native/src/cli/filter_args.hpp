@@ -27,8 +27,9 @@ void check_cval(Border border, double cval, PixelType type);
 double parse_offset(const std::string& value);
 
 // --devices LIST: CUDA device indices separated by commas ("0,1"), or "all" (every device
-// present; none: an empty list, so the call runs as without the option).
-std::vector<int> parse_devices(const std::string& value);
+// present; none: an empty list, so the call runs as without the option). Refused with
+// --backend cpu (`backend`), where it would be ignored.
+std::vector<int> parse_devices(const std::string& value, Backend backend);
 
 // "5x5" or "radius 2", then the border ("5x5 reflect", "radius 2 constant 3").
 std::string describe(const Window& window, Border border, double cval);

@@ -94,7 +94,7 @@ int median_command(const std::vector<std::string>& args) {
     o.border = border;
     o.cval = cval;
     o.backend = backend;
-    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d);
+    if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d, o.backend);
     const FilterResult r = filter_file(in, out, o);
     std::cout << summary(o, r, out) << "\n";
     return 0;
