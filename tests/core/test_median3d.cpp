@@ -209,7 +209,7 @@ TEST(Median3DCpu, ThreadsFromTheEnvironment) {
     Stack out(src.type, src.width, src.height, src.planes);
     fm::Median3DOptions o;
     o.backend = fm::Backend::cpu;
-    for (const char* bad : {"0", "-2", "two", "", "1x", "99999999999"}) {
+    for (const char* bad : {"0", "-2", "two", "1x", "99999999999"}) {
         setenv("FASTMEDIAN_CPU_THREADS", bad, 1);
         try {
             fm::median3d(src.cview(), out.view(), o);

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <functional>
+#include <string>
 
 #include "fastmedian/fastmedian.hpp"
 #include "support/test_images.hpp"
@@ -108,4 +110,28 @@ TEST(Validation, NamesParseAndRoundTrip) {
         EXPECT_NE(std::string(e.what()).find("edge"), std::string::npos);
     }
     EXPECT_THROW(fm::parse_backend("opencl"), fm::Error);
+}
+
+TEST(Validation, CpuThreadsVariableIsCheckedOnEveryCpuCall) {
+    // A 4x4 image is too small for the thread pool, which used to be the only reader of
+    // FASTMEDIAN_CPU_THREADS: a bad value went unnoticed until a large image came. An empty
+    // value means unset, as `FASTMEDIAN_CPU_THREADS= cmd` does in a shell.
+    Stack src(fm::PixelType::u8, 4, 4, 1);
+    Stack dst(fm::PixelType::u8, 4, 4, 1);
+    fm::MedianOptions o;
+    o.backend = fm::Backend::cpu;
+    setenv("FASTMEDIAN_CPU_THREADS", "abc", 1);
+    try {
+        fm::median2d(src.cview(), dst.view(), o);
+        ADD_FAILURE() << "accepted FASTMEDIAN_CPU_THREADS=abc on a small image";
+    } catch (const fm::Error& e) {
+        EXPECT_EQ(e.code(), fm::ErrorCode::invalid_argument);
+        EXPECT_NE(std::string(e.what()).find("FASTMEDIAN_CPU_THREADS"), std::string::npos);
+    }
+    setenv("FASTMEDIAN_CPU_THREADS", "", 1);
+    Stack large(fm::PixelType::u8, 512, 512, 2);
+    Stack large_out(fm::PixelType::u8, 512, 512, 2);
+    EXPECT_NO_THROW(fm::median2d(src.cview(), dst.view(), o));
+    EXPECT_NO_THROW(fm::median2d(large.cview(), large_out.view(), o));
+    unsetenv("FASTMEDIAN_CPU_THREADS");
 }

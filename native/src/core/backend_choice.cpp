@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/parallel.hpp"
 #include "fastmedian/devices.hpp"
 #include "fastmedian/errors.hpp"
 
@@ -14,9 +15,20 @@ RunInfo cpu_run_info() {
     return info;
 }
 
+namespace {
+
+// The CPU backend's run: FASTMEDIAN_CPU_THREADS is checked here, on every call, and not only
+// by the calls large enough to use the thread pool.
+RunInfo cpu_choice() {
+    (void)cpu_threads();
+    return cpu_run_info();
+}
+
+}  // namespace
+
 RunInfo choose_backend(Backend backend, int device, Memory memory,
                        const std::vector<int>& devices) {
-    if (backend == Backend::cpu) return cpu_run_info();
+    if (backend == Backend::cpu) return cpu_choice();
     const std::vector<DeviceInfo> present = cuda_devices();
     const std::vector<int> wanted =
         devices.empty() || memory == Memory::cuda ? std::vector<int>{device} : devices;
@@ -41,7 +53,7 @@ RunInfo choose_backend(Backend backend, int device, Memory memory,
                   std::to_string(present.size()) + " CUDA devices)";
         throw Error(ErrorCode::backend_unavailable, "backend cuda is not available: " + why);
     }
-    return cpu_run_info();
+    return cpu_choice();
 }
 
 }  // namespace fastmedian::detail

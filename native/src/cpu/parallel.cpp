@@ -20,7 +20,9 @@ namespace fastmedian::detail {
 
 int cpu_threads() {
     const char* env = std::getenv("FASTMEDIAN_CPU_THREADS");
-    if (env == nullptr) return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    // Set but empty counts as unset, as a shell's `FASTMEDIAN_CPU_THREADS= cmd` means.
+    if (env == nullptr || *env == '\0')
+        return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     char* end = nullptr;
     errno = 0;
     const long n = std::strtol(env, &end, 10);

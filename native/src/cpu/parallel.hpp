@@ -8,8 +8,9 @@
 namespace fastmedian::detail {
 
 // Hardware threads of this machine, at least 1; the environment variable
-// FASTMEDIAN_CPU_THREADS (a positive integer, read at every call) overrides it, e.g. for one
-// core per Dask worker. Throws Error (invalid_argument) naming it when it holds anything else.
+// FASTMEDIAN_CPU_THREADS (a positive integer, read at every call; empty counts as unset)
+// overrides it, e.g. for one core per Dask worker. Throws Error (invalid_argument) naming it
+// when it holds anything else.
 int cpu_threads();
 
 // Calls body(i) once for every i in [0, count), on up to `threads` threads (the caller's
