@@ -1,14 +1,16 @@
 // read_tiff: every page of a greyscale TIFF into one dense stack.
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "tiff_file.hpp"
 #include "tiff_io.hpp"
@@ -91,28 +93,77 @@ Layout page_layout(const TiffFile& f, int page) {
     if (depth != 1)
         f.fail(ErrorCode::unsupported, where + std::to_string(depth) +
                " slices in one page (ImageDepth); only one is supported — one page per slice");
+    if (TIFFIsTiled(tif)) {
+        std::uint32_t tile_w = 0, tile_h = 0;
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_w);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_h);
+        const std::size_t tile_row = std::size_t{tile_w} * pixel_size(l.type);
+        if (tile_w == 0 || tile_h == 0 || tile_row > max_row_bytes ||
+            TIFFTileSize(tif) != static_cast<tmsize_t>(tile_row * tile_h))
+            f.fail(ErrorCode::io_error, where + "bad tile size");
+    }
     return l;
 }
 
-// libtiff takes a next-page offset cut off by the end of the file for "no next page", which
-// would turn a truncated stack into a shorter one. The current page is really the last only if
-// its directory, next-page offset included, lies wholly inside the file.
-bool directory_is_whole(TIFF* tif) {
+// The next page's directory offset as the file stores it (0 after the last page), or nothing
+// when the current directory, that link included, does not lie wholly inside the file. Read
+// here, not taken from libtiff: libtiff takes a link cut off by the end of the file for "no
+// next page", which would turn a truncated stack into a shorter one.
+std::optional<std::uint64_t> next_directory(TIFF* tif) {
     const int fd = TIFFFileno(tif);
     const std::uint64_t offset = TIFFCurrentDirOffset(tif);
-    std::uint64_t entries = 0, end = 0;
+    std::uint64_t link = 0, end = 0;
     if (TIFFIsBigTIFF(tif)) {
-        if (::pread(fd, &entries, 8, static_cast<off_t>(offset)) != 8) return false;
-        if (TIFFIsByteSwapped(tif)) TIFFSwabLong8(&entries);
-        end = offset + 8 + entries * 20 + 8;
+        std::uint64_t entries = 0;
+        if (::pread(fd, &entries, 8, static_cast<off_t>(offset)) != 8) return std::nullopt;
+        if (TIFFIsByteSwapped(tif)) TIFFSwabLong8(&entries);  // sane: libtiff has read them
+        end = offset + 8 + entries * 20;
+        if (::pread(fd, &link, 8, static_cast<off_t>(end)) != 8) return std::nullopt;
+        if (TIFFIsByteSwapped(tif)) TIFFSwabLong8(&link);
     } else {
-        std::uint16_t n = 0;
-        if (::pread(fd, &n, 2, static_cast<off_t>(offset)) != 2) return false;
-        if (TIFFIsByteSwapped(tif)) TIFFSwabShort(&n);
-        end = offset + 2 + std::uint64_t{n} * 12 + 4;
+        std::uint16_t entries = 0;
+        std::uint32_t link32 = 0;
+        if (::pread(fd, &entries, 2, static_cast<off_t>(offset)) != 2) return std::nullopt;
+        if (TIFFIsByteSwapped(tif)) TIFFSwabShort(&entries);
+        end = offset + 2 + std::uint64_t{entries} * 12;
+        if (::pread(fd, &link32, 4, static_cast<off_t>(end)) != 4) return std::nullopt;
+        if (TIFFIsByteSwapped(tif)) TIFFSwabLong(&link32);
+        link = link32;
     }
-    struct stat st {};
-    return ::fstat(fd, &st) == 0 && end <= static_cast<std::uint64_t>(st.st_size);
+    return link;
+}
+
+// Every page's directory offset, in order, after checking each page's layout against the
+// first's; no pixel is read. A chain of pages that loops back, truncated or unreadable is an
+// error here, before any pixel memory is taken.
+std::vector<std::uint64_t> page_directories(const TiffFile& f, const Layout& first) {
+    TIFF* tif = f.get();
+    std::vector<std::uint64_t> pages;
+    std::map<std::uint64_t, std::size_t> seen;  // directory offset -> page index
+    for (int page = 0;; ++page) {
+        if (page > 0) {
+            const Layout l = page_layout(f, page);
+            if (l != first)
+                f.fail(ErrorCode::unsupported,
+                       on_page(page) + describe(l) + " differs from page 1 (" + describe(first) +
+                           "); all pages must have the same size and type");
+        }
+        pages.push_back(TIFFCurrentDirOffset(tif));
+        seen.emplace(pages.back(), page);
+        const std::optional<std::uint64_t> next = next_directory(tif);
+        if (!next)
+            f.fail(ErrorCode::io_error, "page " + std::to_string(page + 1) +
+                   " is cut off: the file is truncated");
+        if (*next == 0) return pages;
+        // libtiff refuses a loop too, but says nothing of it.
+        if (const auto again = seen.find(*next); again != seen.end())
+            f.fail(ErrorCode::io_error, "page " + std::to_string(page + 1) + " links back to page " +
+                   std::to_string(again->second + 1) +
+                   ": the chain of pages loops, so the file is damaged");
+        // Not the last page, so failing to read the next one is an error, not the end.
+        if (!TIFFReadDirectory(tif))
+            f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 2));
+    }
 }
 
 using DecodeFn = tmsize_t (*)(TIFF*, std::uint32_t, void*, tmsize_t);
@@ -149,13 +200,10 @@ void read_strips(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& 
 void read_tiles(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes) {
     TIFF* tif = f.get();
     const std::size_t px = pixel_size(l.type);
-    std::uint32_t tile_w = 0, tile_h = 0;
+    std::uint32_t tile_w = 0, tile_h = 0;  // checked by page_layout
     TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_w);
     TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_h);
     const std::size_t tile_row = std::size_t{tile_w} * px, row_bytes = l.width * px;
-    if (tile_w == 0 || tile_h == 0 || tile_row > max_row_bytes ||
-        TIFFTileSize(tif) != static_cast<tmsize_t>(tile_row * tile_h))
-        f.fail(ErrorCode::io_error, "bad tile size");
     std::vector<std::uint8_t> tile;  // grows to a whole tile while decoding the first
     for (std::uint32_t y0 = 0; y0 < l.height; y0 += tile_h) {
         const std::uint32_t rows = std::min(tile_h, l.height - y0);
@@ -183,41 +231,28 @@ Stack read_tiff(const std::string& path) {
     TiffFile f(fd, path, "r");
     TIFF* tif = f.get();
     const Layout first = page_layout(f, 0);
+    const std::vector<std::uint64_t> pages = page_directories(f, first);
     Stack s;
     s.type = first.type;
     s.width = first.width;
     s.height = first.height;
     try {
-        for (int page = 0;; ++page) {
-            const Layout l = page == 0 ? first : page_layout(f, page);
-            if (l != first)
-                f.fail(ErrorCode::unsupported,
-                       on_page(page) + describe(l) + " differs from page 1 (" + describe(first) +
-                           "); all pages must have the same size and type");
-            if (TIFFIsTiled(tif)) read_tiles(f, l, s.bytes);
-            else read_strips(f, l, s.bytes);
-            s.planes = page + 1;
+        for (std::size_t page = 0; page < pages.size(); ++page) {
+            if (!TIFFSetSubDirectory(tif, pages[page]))
+                f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 1));
+            if (TIFFIsTiled(tif)) read_tiles(f, first, s.bytes);
+            else read_strips(f, first, s.bytes);
             // Reserved once page 1 has proved its size (a header alone may claim any), so a
             // long stack is not copied while it grows.
-            if (page == 0) {
-                const std::size_t plane = s.bytes.size(), pages = TIFFNumberOfDirectories(tif);
-                if (pages <= s.bytes.max_size() / plane) s.bytes.reserve(plane * pages);
-            }
-            if (TIFFLastDirectory(tif)) {
-                if (!directory_is_whole(tif))
-                    f.fail(ErrorCode::io_error, "page " + std::to_string(page + 1) +
-                           " is cut off: the file is truncated");
-                break;
-            }
-            // Not the last page, so failing to read the next one is an error, not the end.
-            if (!TIFFReadDirectory(tif))
-                f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 2));
+            if (page == 0 && pages.size() <= s.bytes.max_size() / s.bytes.size())
+                s.bytes.reserve(s.bytes.size() * pages.size());
         }
     } catch (const std::bad_alloc&) {
         f.fail(ErrorCode::io_error, "not enough memory for the pages of " + describe(first));
     } catch (const std::length_error&) {
         f.fail(ErrorCode::io_error, "not enough memory for the pages of " + describe(first));
     }
+    s.planes = static_cast<std::int64_t>(pages.size());
     return s;
 }
 
