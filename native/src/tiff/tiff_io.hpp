@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,10 +27,23 @@ struct Stack {
     ImageView mutable_view();
 };
 
+// What the pages' headers say of the stack, known before any pixel is read.
+struct StackHeader {
+    PixelType type = PixelType::u8;
+    std::int64_t width = 0;
+    std::int64_t height = 0;
+    std::int64_t planes = 0;
+};
+
+// Called once every page's header is read and before any pixel memory is taken; throws to
+// refuse the file (one larger than a memory ceiling, one the caller cannot use).
+using HeaderCheck = std::function<void(const StackHeader&)>;
+
 // Reads every page. Accepts 1 sample per pixel of 8- or 16-bit unsigned integers or 32-bit IEEE
 // floats (min-is-black, or an 8/16-bit lookup table as ImageJ writes), in strips or tiles, with
-// any compression libtiff decodes; all pages must share size and type.
-Stack read_tiff(const std::string& path);
+// any compression libtiff decodes; all pages must share size and type. `check`, when given,
+// sees the header first.
+Stack read_tiff(const std::string& path, const HeaderCheck& check = {});
 
 // Writes one uncompressed page per plane (BigTIFF only past 4 GB). The pixels go to a temporary
 // file beside `path` that is renamed over `path` only once complete, so `path` never holds a

@@ -224,7 +224,7 @@ void read_tiles(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& b
 
 }  // namespace
 
-Stack read_tiff(const std::string& path) {
+Stack read_tiff(const std::string& path, const HeaderCheck& check) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         throw Error(ErrorCode::io_error, "cannot open " + path + ": " + std::strerror(errno));
@@ -232,6 +232,9 @@ Stack read_tiff(const std::string& path) {
     TIFF* tif = f.get();
     const Layout first = page_layout(f, 0);
     const std::vector<std::uint64_t> pages = page_directories(f, first);
+    if (check)
+        check(StackHeader{first.type, first.width, first.height,
+                          static_cast<std::int64_t>(pages.size())});
     Stack s;
     s.type = first.type;
     s.width = first.width;
