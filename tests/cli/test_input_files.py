@@ -1,5 +1,6 @@
-"""Input files that are large, unusual or hostile: the memory ceiling (--max-memory) refuses
-a stack before its pixels are read."""
+"""Input files that are large, unusual or hostile: ImageJ's stacks past 4 GB (one page holding
+every plane) read as ImageJ reads them, and the memory ceiling (--max-memory) refuses a stack
+before its pixels are read."""
 import resource
 import struct
 import time
@@ -7,44 +8,104 @@ import zlib
 
 import numpy as np
 import pytest
+import scipy.ndimage as ndi
 import tifffile
 
 from conftest import assert_one_line_error, listing
 
-SHORT, LONG = 3, 4
+ASCII, SHORT, LONG = 2, 3, 4
 WIDTH, HEIGHT, BITS, COMPRESSION, PHOTOMETRIC = 256, 257, 258, 259, 262
-STRIP_OFFSETS, SAMPLES, ROWS_PER_STRIP, STRIP_BYTES = 273, 277, 278, 279
+DESCRIPTION, STRIP_OFFSETS, SAMPLES, ROWS_PER_STRIP, STRIP_BYTES = 270, 273, 277, 278, 279
+SAMPLE_FORMAT = 339
 
 
-def write_tiff(path, pages, data=b""):
-    """A little-endian classic TIFF: `data` at offset 8 (strip offsets point into it), then one
-    directory per page; a page maps tag -> (type, values)."""
-    out = bytearray(b"II*\0\0\0\0\0") + data
+def write_tiff(path, pages, data=b"", order="<"):
+    """A classic TIFF in byte order `order` ("<" or ">"): `data` at offset 8 (strip offsets
+    point into it), then one directory per page; a page maps tag -> (type, values), the values
+    of an ASCII tag being one str."""
+    out = bytearray(b"II*\0" if order == "<" else b"MM\0*") + b"\0\0\0\0" + data
     out += b"\0" * (len(out) % 2)
     link = 4
     for tags in pages:
         ifd = len(out)
-        struct.pack_into("<I", out, link, ifd)
-        out += struct.pack("<H", len(tags))
+        struct.pack_into(order + "I", out, link, ifd)
+        out += struct.pack(order + "H", len(tags))
         extra, extra_at = bytearray(), ifd + 2 + 12 * len(tags) + 4
         for tag in sorted(tags):
             kind, values = tags[tag]
-            blob = struct.pack("<%d%s" % (len(values), "H" if kind == SHORT else "I"), *values)
-            if len(blob) <= 4:
-                out += struct.pack("<HHI", tag, kind, len(values)) + blob.ljust(4, b"\0")
+            if kind == ASCII:
+                blob = values.encode() + b"\0"
             else:
-                out += struct.pack("<HHII", tag, kind, len(values), extra_at + len(extra))
-                extra += blob
+                blob = struct.pack(order + ("H" if kind == SHORT else "I") * len(values), *values)
+            count = len(blob) if kind == ASCII else len(values)
+            if len(blob) <= 4:
+                out += struct.pack(order + "HHI", tag, kind, count)[:8] + blob.ljust(4, b"\0")
+            else:
+                out += struct.pack(order + "HHII", tag, kind, count, extra_at + len(extra))
+                extra += blob + b"\0" * (len(blob) % 2)
         link = len(out)
         out += b"\0\0\0\0" + extra
     path.write_bytes(bytes(out))
 
 
-def grey_page(width, height, bits, offset, nbytes, compression=1):
+def grey_page(width, height, bits, offset, nbytes, compression=1, fmt=1):
     return {WIDTH: (LONG, [width]), HEIGHT: (LONG, [height]), BITS: (SHORT, [bits]),
             COMPRESSION: (SHORT, [compression]), PHOTOMETRIC: (SHORT, [1]),
             SAMPLES: (SHORT, [1]), ROWS_PER_STRIP: (LONG, [height]),
-            STRIP_OFFSETS: (LONG, [offset]), STRIP_BYTES: (LONG, [nbytes])}
+            STRIP_OFFSETS: (LONG, [offset]), STRIP_BYTES: (LONG, [nbytes]),
+            SAMPLE_FORMAT: (SHORT, [fmt])}
+
+
+def imagej_one_page(path, planes, order="<", images=None, compression=1):
+    """ImageJ's layout past 4 GB, in small: one page saying images=N (by default the planes'
+    count), the planes one after another from its strip."""
+    data = planes.astype(planes.dtype.newbyteorder(order)).tobytes()
+    page = grey_page(planes.shape[2], planes.shape[1], planes.itemsize * 8, 8,
+                     planes[0].nbytes, compression, 3 if planes.dtype.kind == "f" else 1)
+    page[DESCRIPTION] = (ASCII, f"ImageJ=1.54f\nimages={images or len(planes)}\n"
+                                f"slices={images or len(planes)}\nloop=false\n")
+    write_tiff(path, [page], data, order)
+
+
+@pytest.mark.parametrize("order", ["<", ">"], ids=["little-endian", "big-endian"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32])
+def test_imagej_stack_in_one_page_reads_every_plane(fastmedian, tmp_path, order, dtype):
+    rng = np.random.default_rng(4)
+    planes = (rng.random((3, 9, 7)) * 200).astype(dtype)
+    imagej_one_page(tmp_path / "in.tif", planes, order)
+    r = fastmedian("median", tmp_path / "in.tif", tmp_path / "out.tif", "--size", "3")
+    assert r.returncode == 0, r.stderr
+    assert "9x7x3" not in r.stdout and "7x9x3" in r.stdout
+    want = np.stack([ndi.median_filter(p, size=3, mode="nearest") for p in planes])
+    np.testing.assert_array_equal(tifffile.imread(tmp_path / "out.tif"), want)
+
+
+def test_imagej_stack_from_tifffile_truncate(fastmedian, tmp_path):
+    # tifffile's truncate=True writes that layout as ImageJ does past 4 GB.
+    planes = np.arange(4 * 6 * 5, dtype=np.uint16).reshape(4, 6, 5)
+    tifffile.imwrite(tmp_path / "in.tif", planes, imagej=True, truncate=True,
+                     metadata={"axes": "TYX"})
+    assert len(tifffile.TiffFile(tmp_path / "in.tif").pages) == 1
+    r = fastmedian("temporal", tmp_path / "in.tif", tmp_path / "out.tif", "--window", "3")
+    assert r.returncode == 0, r.stderr
+    got = tifffile.imread(tmp_path / "out.tif")
+    np.testing.assert_array_equal(got[1:3], planes[1:3])  # a ramp in time is its own median
+
+
+@pytest.mark.parametrize("case,message", [
+    ("compressed", "ImageJ stack of 3 images in one page is compressed or tiled; only "
+                   "uncompressed strips, as ImageJ writes them, can be read so"),
+    ("truncated", "ImageJ stack of 100 images in one page: the file ends at byte "),
+])
+def test_imagej_stack_in_one_page_refused(fastmedian, tmp_path, case, message):
+    planes = np.arange(3 * 4 * 5, dtype=np.uint16).reshape(3, 4, 5)
+    if case == "compressed":
+        imagej_one_page(tmp_path / "in.tif", planes, compression=32773)  # PackBits
+    else:
+        imagej_one_page(tmp_path / "in.tif", planes, images=100)  # 3 of them in the file
+    r = fastmedian("median", tmp_path / "in.tif", tmp_path / "out.tif", "--size", "3")
+    assert_one_line_error(r, 1, "in.tif: " + message)
+    assert listing(tmp_path) == ["in.tif"]
 
 
 @pytest.fixture

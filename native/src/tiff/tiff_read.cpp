@@ -1,13 +1,16 @@
 // read_tiff: every page of a greyscale TIFF into one dense stack.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstring>
 #include <map>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -166,6 +169,83 @@ std::vector<std::uint64_t> page_directories(const TiffFile& f, const Layout& fir
     }
 }
 
+// What ImageJ's ImageDescription ("ImageJ=1.54f\nimages=24\nchannels=2\nslices=3\n...") says of
+// the stack; a count it does not give is 1, and so are all for a description not ImageJ's.
+struct ImageJDescription {
+    std::int64_t images = 1;
+};
+
+ImageJDescription imagej_description(TIFF* tif) {
+    ImageJDescription d;
+    const char* text = nullptr;
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &text) || std::strncmp(text, "ImageJ=", 7) != 0)
+        return d;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t eq = line.find('=');
+        if (eq == std::string::npos) continue;
+        std::int64_t n = 0;
+        const char* end = line.data() + line.size();
+        const auto r = std::from_chars(line.data() + eq + 1, end, n);
+        if (r.ec != std::errc() || r.ptr != end || n < 1) continue;
+        const std::string key = line.substr(0, eq);
+        if (key == "images") d.images = n;
+    }
+    return d;
+}
+
+// ImageJ writes a stack past 4 GB (where classic TIFF's offsets end) as one page whose
+// description says images=N, the N planes stored one after another from the page's first strip;
+// ImageJ reads such a file so, and so does read_tiff. Where the N planes start, once the page is
+// known to be laid out so and the file to hold them all.
+std::uint64_t imagej_planes_start(const TiffFile& f, const Layout& l, std::int64_t images) {
+    TIFF* tif = f.get();
+    const std::string stack = "ImageJ stack of " + std::to_string(images) + " images in one page";
+    std::uint16_t compression = COMPRESSION_NONE;
+    TIFFGetField(tif, TIFFTAG_COMPRESSION, &compression);
+    if (compression != COMPRESSION_NONE || TIFFIsTiled(tif))
+        f.fail(ErrorCode::unsupported, stack + " is compressed or tiled; only uncompressed "
+               "strips, as ImageJ writes them, can be read so");
+    // The planes follow one another only if page 1's strips do.
+    const std::uint64_t plane = std::uint64_t{l.width} * l.height * pixel_size(l.type);
+    const std::uint64_t start = TIFFGetStrileOffset(tif, 0);
+    std::uint64_t end = start;
+    for (std::uint32_t i = 0; i < TIFFNumberOfStrips(tif) && TIFFGetStrileOffset(tif, i) == end; ++i)
+        end += TIFFGetStrileByteCount(tif, i);
+    if (end - start != plane)
+        f.fail(ErrorCode::unsupported, stack + ": the first image's strips are not one run of " +
+               std::to_string(plane) + " bytes, so the images cannot follow one another");
+    struct stat st {};
+    if (::fstat(TIFFFileno(tif), &st) != 0)
+        f.fail(ErrorCode::io_error, std::string("cannot stat: ") + std::strerror(errno));
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (start > size || (size - start) / plane < static_cast<std::uint64_t>(images))
+        f.fail(ErrorCode::io_error, stack + ": the file ends at byte " + std::to_string(size) +
+               ", before the last image: it is truncated");
+    return start;
+}
+
+// Reads bytes.size() bytes of the file from `start` into `bytes` as the pixels of `type`.
+void read_planes(const TiffFile& f, PixelType type, std::uint64_t start,
+                 std::vector<std::uint8_t>& bytes) {
+    TIFF* tif = f.get();
+    for (std::size_t done = 0; done < bytes.size();) {
+        const std::size_t chunk = std::min<std::size_t>(bytes.size() - done, std::size_t{1} << 30);
+        const ssize_t n = ::pread(TIFFFileno(tif), bytes.data() + done, chunk,
+                                  static_cast<off_t>(start + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0)
+            f.fail(ErrorCode::io_error, std::string("cannot read the images: ") +
+                   (n < 0 ? std::strerror(errno) : "the file is truncated"));
+        done += static_cast<std::size_t>(n);
+    }
+    // libtiff swaps the bytes of what it decodes; these bypass it.
+    if (TIFFIsByteSwapped(tif) && type == PixelType::u16)
+        TIFFSwabArrayOfShort(reinterpret_cast<std::uint16_t*>(bytes.data()), bytes.size() / 2);
+    if (TIFFIsByteSwapped(tif) && type == PixelType::f32)
+        TIFFSwabArrayOfLong(reinterpret_cast<std::uint32_t*>(bytes.data()), bytes.size() / 4);
+}
+
 using DecodeFn = tmsize_t (*)(TIFF*, std::uint32_t, void*, tmsize_t);
 
 // Decodes `rows` rows of `row_bytes` of strip or tile `index` (TIFFReadEncodedStrip or Tile)
@@ -231,15 +311,28 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check) {
     TiffFile f(fd, path, "r");
     TIFF* tif = f.get();
     const Layout first = page_layout(f, 0);
+    const ImageJDescription imagej = imagej_description(tif);
     const std::vector<std::uint64_t> pages = page_directories(f, first);
-    if (check)
-        check(StackHeader{first.type, first.width, first.height,
-                          static_cast<std::int64_t>(pages.size())});
+    // ImageJ's one page holding every plane (see imagej_planes_start); with more pages, ImageJ
+    // and tifffile write one per plane and images=N only counts them.
+    const bool one_page_stack = pages.size() == 1 && imagej.images > 1;
+    const std::uint64_t planes_start =
+        one_page_stack ? imagej_planes_start(f, first, imagej.images) : 0;
+    const std::int64_t planes =
+        one_page_stack ? imagej.images : static_cast<std::int64_t>(pages.size());
+    if (check) check(StackHeader{first.type, first.width, first.height, planes});
     Stack s;
     s.type = first.type;
     s.width = first.width;
     s.height = first.height;
+    s.planes = planes;
     try {
+        if (one_page_stack) {
+            s.bytes.resize(std::size_t{first.width} * first.height * pixel_size(first.type) *
+                           static_cast<std::size_t>(planes));
+            read_planes(f, first.type, planes_start, s.bytes);
+            return s;
+        }
         for (std::size_t page = 0; page < pages.size(); ++page) {
             if (!TIFFSetSubDirectory(tif, pages[page]))
                 f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 1));
@@ -255,7 +348,6 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check) {
     } catch (const std::length_error&) {
         f.fail(ErrorCode::io_error, "not enough memory for the pages of " + describe(first));
     }
-    s.planes = static_cast<std::int64_t>(pages.size());
     return s;
 }
 
