@@ -1,6 +1,6 @@
 """Input files that are large, unusual or hostile: ImageJ's stacks past 4 GB (one page holding
-every plane) read as ImageJ reads them, and the memory ceiling (--max-memory) refuses a stack
-before its pixels are read."""
+every plane) read as ImageJ reads them, ImageJ hyperstacks are refused by the filters along one
+axis, and the memory ceiling (--max-memory) refuses a stack before its pixels are read."""
 import resource
 import struct
 import time
@@ -106,6 +106,58 @@ def test_imagej_stack_in_one_page_refused(fastmedian, tmp_path, case, message):
     r = fastmedian("median", tmp_path / "in.tif", tmp_path / "out.tif", "--size", "3")
     assert_one_line_error(r, 1, "in.tif: " + message)
     assert listing(tmp_path) == ["in.tif"]
+
+
+def hyperstack(path, axes, shape):
+    """An ImageJ hyperstack as tifffile writes it (a page per plane), `axes` from TZCYX."""
+    data = np.random.default_rng(5).integers(0, 1000, shape, dtype=np.uint16)
+    tifffile.imwrite(path, data, imagej=True, metadata={"axes": axes})
+    return data
+
+
+@pytest.mark.parametrize("command,split", [
+    (["temporal", "--window", "3"], "temporal filters along one axis only: split the "
+                                    "channels/slices first"),
+    (["median", "--size", "3", "--3d"], "median --3d filters along one axis only: split the "
+                                        "channels/frames first"),
+], ids=["temporal", "median --3d"])
+def test_hyperstack_refused_by_filters_along_one_axis(fastmedian, tmp_path, command, split):
+    hyperstack(tmp_path / "in.tif", "TZCYX", (4, 3, 2, 8, 6))
+    r = fastmedian(command[0], tmp_path / "in.tif", tmp_path / "out.tif", *command[1:])
+    assert_one_line_error(r, 1, "in.tif is an ImageJ hyperstack of 2 channels x 3 slices x 4 "
+                          "frames; " + split + " (ImageJ: Image > Hyperstacks > Reduce "
+                          "Dimensionality)")
+    assert listing(tmp_path) == ["in.tif"]
+
+
+def test_hyperstack_filtered_plane_by_plane(fastmedian, tmp_path):
+    data = hyperstack(tmp_path / "in.tif", "TZCYX", (4, 3, 2, 8, 6))
+    r = fastmedian("median", tmp_path / "in.tif", tmp_path / "out.tif", "--size", "3")
+    assert r.returncode == 0, r.stderr
+    planes = data.reshape(-1, 8, 6)
+    want = np.stack([ndi.median_filter(p, size=3, mode="nearest") for p in planes])
+    np.testing.assert_array_equal(tifffile.imread(tmp_path / "out.tif").reshape(-1, 8, 6), want)
+
+
+@pytest.mark.parametrize("axes", ["TYX", "ZYX"])
+@pytest.mark.parametrize("command", [["temporal", "--window", "3"],
+                                     ["median", "--size", "3", "--3d"]],
+                         ids=["temporal", "median --3d"])
+def test_stack_of_one_axis_is_filtered(fastmedian, tmp_path, axes, command):
+    # A time series saved as slices (or the reverse) still has one axis to filter along.
+    hyperstack(tmp_path / "in.tif", axes, (5, 8, 6))
+    r = fastmedian(command[0], tmp_path / "in.tif", tmp_path / "out.tif", *command[1:])
+    assert r.returncode == 0, r.stderr
+
+
+def test_axes_not_matching_the_pages_are_a_plain_stack(fastmedian, tmp_path):
+    # ImageJ, too, opens a stack whose axes do not multiply to its pages as a plain stack.
+    planes = np.arange(6 * 4 * 5, dtype=np.uint8).reshape(6, 4, 5)
+    pages = [grey_page(5, 4, 8, 8 + 20 * i, 20) for i in range(6)]
+    pages[0][DESCRIPTION] = (ASCII, "ImageJ=1.54f\nimages=6\nchannels=2\nslices=2\n")
+    write_tiff(tmp_path / "in.tif", pages, planes.tobytes())
+    r = fastmedian("temporal", tmp_path / "in.tif", tmp_path / "out.tif", "--window", "3")
+    assert r.returncode == 0, r.stderr
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <utility>
 #include <system_error>
 
 #include "args.hpp"
@@ -54,6 +55,26 @@ void check_memory(const std::string& in, const tiff::StackHeader& h, PixelType o
 }
 
 }  // namespace
+
+void refuse_hyperstack(const std::string& in, const tiff::StackHeader& input,
+                       const std::string& command, const std::string& axis) {
+    const tiff::ImageJAxes& a = input.axes;
+    const std::pair<const char*, std::int64_t> axes[] = {
+        {"channels", a.channels}, {"slices", a.slices}, {"frames", a.frames}};
+    int used = 0;
+    std::string split;
+    for (const auto& [name, size] : axes) {
+        used += size > 1;
+        if (size > 1 && name != axis) split += (split.empty() ? "" : "/") + std::string(name);
+    }
+    if (used > 1)
+        throw Error(ErrorCode::unsupported,
+                    in + " is an ImageJ hyperstack of " + std::to_string(a.channels) +
+                        " channels x " + std::to_string(a.slices) + " slices x " +
+                        std::to_string(a.frames) + " frames; " + command +
+                        " filters along one axis only: split the " + split +
+                        " first (ImageJ: Image > Hyperstacks > Reduce Dimensionality)");
+}
 
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f) {
     // By identity, not by name: "./a.tif", a hard link or a symlink to the input all count.
@@ -105,7 +126,10 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = max_memory;
-    f.check = [&o](const tiff::StackHeader& h) { check_cval(o.border, o.cval, h.type); };
+    f.check = [&](const tiff::StackHeader& h) {
+        refuse_hyperstack(in, h, "median --3d", "slices");
+        check_cval(o.border, o.cval, h.type);
+    };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return median3d(src, dst, o);
     };

@@ -35,6 +35,12 @@ struct StackFilter {
     std::uint64_t max_memory = 0;
 };
 
+// Throws Error (unsupported) when `input` is an ImageJ hyperstack of more than one axis: a
+// filter along one axis (`command`, along `axis`: "frames", "slices") would take its pages,
+// which interleave the axes, as one.
+void refuse_hyperstack(const std::string& in, const tiff::StackHeader& input,
+                       const std::string& command, const std::string& axis);
+
 // Reads `in`, filters the whole stack and writes `out`. Refuses (UsageError) when `out` is the
 // same file as `in`, and (Error, io_error) before reading any pixel when the input and output
 // stacks together need more than f.max_memory; never leaves a partial `out`.

@@ -48,6 +48,7 @@ int temporal_command(const std::vector<std::string>& args) {
     f.max_memory = parse_max_memory(a);
     f.warmup_planes = o.window;
     f.check = [&](const tiff::StackHeader& h) {
+        refuse_hyperstack(in, h, "temporal", "frames");
         if (o.window > h.planes)
             throw UsageError("--window " + std::to_string(o.window) + " is more than the " +
                              std::to_string(h.planes) + " frames of " + in);

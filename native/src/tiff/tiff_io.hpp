@@ -27,12 +27,22 @@ struct Stack {
     ImageView mutable_view();
 };
 
+// An ImageJ hyperstack's axes, from ImageJ's description of the file: its planes are stored
+// channels fastest, then slices, then frames. All 1 for a file that is no hyperstack, or whose
+// axes do not multiply to its planes (ImageJ then opens it as a plain stack).
+struct ImageJAxes {
+    std::int64_t channels = 1;
+    std::int64_t slices = 1;
+    std::int64_t frames = 1;
+};
+
 // What the pages' headers say of the stack, known before any pixel is read.
 struct StackHeader {
     PixelType type = PixelType::u8;
     std::int64_t width = 0;
     std::int64_t height = 0;
     std::int64_t planes = 0;
+    ImageJAxes axes;
 };
 
 // Called once every page's header is read and before any pixel memory is taken; throws to

@@ -173,6 +173,7 @@ std::vector<std::uint64_t> page_directories(const TiffFile& f, const Layout& fir
 // the stack; a count it does not give is 1, and so are all for a description not ImageJ's.
 struct ImageJDescription {
     std::int64_t images = 1;
+    ImageJAxes axes;
 };
 
 ImageJDescription imagej_description(TIFF* tif) {
@@ -190,6 +191,9 @@ ImageJDescription imagej_description(TIFF* tif) {
         if (r.ec != std::errc() || r.ptr != end || n < 1) continue;
         const std::string key = line.substr(0, eq);
         if (key == "images") d.images = n;
+        if (key == "channels") d.axes.channels = n;
+        if (key == "slices") d.axes.slices = n;
+        if (key == "frames") d.axes.frames = n;
     }
     return d;
 }
@@ -320,7 +324,12 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check) {
         one_page_stack ? imagej_planes_start(f, first, imagej.images) : 0;
     const std::int64_t planes =
         one_page_stack ? imagej.images : static_cast<std::int64_t>(pages.size());
-    if (check) check(StackHeader{first.type, first.width, first.height, planes});
+    StackHeader header{first.type, first.width, first.height, planes, {}};
+    const ImageJAxes& a = imagej.axes;
+    // In double: a description may give any counts.
+    if (static_cast<double>(a.channels) * a.slices * a.frames == static_cast<double>(planes))
+        header.axes = a;
+    if (check) check(header);
     Stack s;
     s.type = first.type;
     s.width = first.width;
