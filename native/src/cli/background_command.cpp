@@ -1,6 +1,6 @@
 // fastmedian background IN.tif OUT.tif (--size K | --radius R) [--method exact|separable]
 //                       [--output subtract|background] [--offset V] [--border B] [--cval V]
-//                       [--backend B] [--devices LIST]
+//                       [--backend B] [--devices LIST] [--max-memory BYTES]
 #include <iostream>
 
 #include "args.hpp"
@@ -13,7 +13,7 @@ namespace fastmedian::cli {
 
 int background_command(const std::vector<std::string>& args) {
     const Args a(args, {"--size", "--radius", "--method", "--output", "--offset", "--border",
-                        "--cval", "--backend", "--devices"});
+                        "--cval", "--backend", "--devices", "--max-memory"});
     if (a.positionals().size() != 2)
         throw UsageError("background needs IN.tif and OUT.tif, got " +
                          std::to_string(a.positionals().size()) + " paths");
@@ -36,9 +36,8 @@ int background_command(const std::vector<std::string>& args) {
 
     StackFilter f;
     f.backend = o.backend;
-    f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
-        check_cval(o.border, o.cval, type);
-    };
+    f.max_memory = parse_max_memory(a);
+    f.check = [&o](const tiff::StackHeader& h) { check_cval(o.border, o.cval, h.type); };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return background(src, dst, o);
     };

@@ -1,5 +1,6 @@
 // fastmedian convolve IN.tif OUT.tif (--kernel MASK.txt | --gaussian SIGMA) [--normalize]
 //                     [--float] [--border B] [--cval V] [--backend B] [--devices LIST]
+//                     [--max-memory BYTES]
 #include <cmath>
 #include <iostream>
 #include <set>
@@ -16,7 +17,7 @@ namespace fastmedian::cli {
 namespace {
 
 const std::set<std::string> kValued = {"--kernel", "--gaussian", "--border", "--cval", "--backend",
-                                       "--devices"};
+                                       "--devices", "--max-memory"};
 
 }  // namespace
 
@@ -75,9 +76,10 @@ int convolve_command(const std::vector<std::string>& args) {
     StackFilter f;
     f.backend = o.backend;
     f.float_output = as_float;
-    f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
-        if (o.border == Border::constant && type != PixelType::f32 && !std::isfinite(o.cval))
-            throw UsageError(std::string("--cval must be finite for ") + pixel_type_name(type) +
+    f.max_memory = parse_max_memory(a);
+    f.check = [&o](const tiff::StackHeader& h) {
+        if (o.border == Border::constant && h.type != PixelType::f32 && !std::isfinite(o.cval))
+            throw UsageError(std::string("--cval must be finite for ") + pixel_type_name(h.type) +
                              " images, got " + format_number("%g", o.cval));
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) { return convolve(src, dst, o); };

@@ -5,6 +5,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "filter_args.hpp"
 #include "filter_file.hpp"
 
 namespace fs = std::filesystem;
@@ -27,17 +28,18 @@ fs::path demo_image() {
 }  // namespace
 
 int demo_command(const std::vector<std::string>& args) {
-    const Args a(args, {"--out", "--backend"});
+    const Args a(args, {"--out", "--backend", "--max-memory"});
     if (!a.positionals().empty()) throw UsageError("demo takes no paths; use --out PATH");
     MedianOptions o;
     o.window = Window::square(5);
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
+    const std::uint64_t max_memory = parse_max_memory(a);
     // The temporary directory, not the current one, so a demo run leaves no clutter behind.
     const std::string out = a.get("--out") != nullptr
                                 ? *a.get("--out")
                                 : (fs::temp_directory_path() / "fastmedian-demo.tif").string();
     const std::string in = demo_image().string();
-    const FilterResult r = filter_file(in, out, o);
+    const FilterResult r = filter_file(in, out, o, max_memory);
     std::cout << "demo: 5x5 median of brightfield embryos " << in << "\n"
               << summary(o, r, out) << "\n"
               << "wrote " << out << "\n";

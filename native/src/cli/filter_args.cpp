@@ -1,6 +1,11 @@
 #include "filter_args.hpp"
 
+#include <unistd.h>
+
+#include <cctype>
+#include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "filter_file.hpp"
 
@@ -72,6 +77,34 @@ std::vector<int> parse_devices(const std::string& value, Backend backend) {
         if (comma == std::string::npos) return devices;
         start = comma + 1;
     }
+}
+
+std::uint64_t parse_max_memory(const Args& a) {
+    const std::string* value = a.get("--max-memory");
+    if (value == nullptr) {
+        const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGE_SIZE);
+        // Unknown here (sysconf failed): no ceiling but what allocation itself finds.
+        if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::uint64_t>::max();
+        return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+    }
+    std::string digits = *value;
+    int shift = 0;
+    if (!digits.empty()) {
+        const std::size_t suffix = std::string("KMG").find(static_cast<char>(std::toupper(
+            static_cast<unsigned char>(digits.back()))));
+        if (suffix != std::string::npos) {
+            shift = 10 * (static_cast<int>(suffix) + 1);
+            digits.pop_back();
+        }
+    }
+    std::uint64_t bytes = 0;
+    const char* end = digits.data() + digits.size();
+    const auto r = std::from_chars(digits.data(), end, bytes);
+    if (digits.empty() || r.ec != std::errc() || r.ptr != end || bytes == 0 ||
+        bytes > (std::numeric_limits<std::uint64_t>::max() >> shift))
+        throw UsageError("--max-memory must be a positive whole number of bytes, or of KiB, MiB "
+                         "or GiB with the suffix K, M or G (512M, 8G), got " + shown(*value));
+    return bytes << shift;
 }
 
 std::string describe(const Window& window, Border border, double cval) {

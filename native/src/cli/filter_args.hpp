@@ -3,6 +3,7 @@
 // (--offset). Every mistake is a UsageError naming the option.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ double parse_offset(const std::string& value);
 // present; none: an empty list, so the call runs as without the option). Refused with
 // --backend cpu (`backend`), where it would be ignored.
 std::vector<int> parse_devices(const std::string& value, Backend backend);
+
+// --max-memory BYTES: the ceiling on the memory a command's input and output stacks take
+// together, in bytes or with a suffix K, M or G (KiB, MiB, GiB: "512M", "8G"); without the
+// option, the machine's physical memory.
+std::uint64_t parse_max_memory(const Args& a);
 
 // "5x5" or "radius 2", then the border ("5x5 reflect", "radius 2 constant 3").
 std::string describe(const Window& window, Border border, double cval);

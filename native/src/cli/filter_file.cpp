@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
+#include <utility>
 #include <system_error>
 
 #include "args.hpp"
@@ -19,6 +21,14 @@ std::string format_number(const char* format, double value) {
     return buf;
 }
 
+std::string format_bytes(double bytes) {
+    if (bytes < 1024) return format_number("%.0f", bytes) + " bytes";
+    const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    std::size_t unit = 0;
+    for (bytes /= 1024; bytes >= 1024 && unit + 1 < std::size(units); bytes /= 1024) ++unit;
+    return format_number("%.1f", bytes) + " " + units[unit];
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -27,7 +37,45 @@ double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// The input and output stacks are held whole at once, so both count against the ceiling. In
+// double: a header may claim more bytes than 64 bits hold.
+void check_memory(const std::string& in, const tiff::StackHeader& h, PixelType out_type,
+                  std::uint64_t ceiling) {
+    const double pixels = static_cast<double>(h.width) * h.height * h.planes;
+    const double input = pixels * pixel_size(h.type);
+    const double need = input + pixels * pixel_size(out_type);
+    if (need > static_cast<double>(ceiling))
+        throw Error(ErrorCode::io_error,
+                    in + ": " + std::to_string(h.planes) + (h.planes == 1 ? " page" : " pages") +
+                        " of " + std::to_string(h.width) + "x" + std::to_string(h.height) + " " +
+                        pixel_type_name(h.type) + " (" + format_bytes(input) +
+                        ") and the output need " + format_bytes(need) +
+                        ", more than the memory ceiling of " +
+                        format_bytes(static_cast<double>(ceiling)) +
+                        " (--max-memory; default: this machine's physical memory)");
+}
+
 }  // namespace
+
+void refuse_hyperstack(const std::string& in, const tiff::StackHeader& input,
+                       const std::string& command, const std::string& axis) {
+    const tiff::ImageJAxes& a = input.axes;
+    const std::pair<const char*, std::int64_t> axes[] = {
+        {"channels", a.channels}, {"slices", a.slices}, {"frames", a.frames}};
+    int used = 0;
+    std::string split;
+    for (const auto& [name, size] : axes) {
+        used += size > 1;
+        if (size > 1 && name != axis) split += (split.empty() ? "" : "/") + std::string(name);
+    }
+    if (used > 1)
+        throw Error(ErrorCode::unsupported,
+                    in + " is an ImageJ hyperstack of " + std::to_string(a.channels) +
+                        " channels x " + std::to_string(a.slices) + " slices x " +
+                        std::to_string(a.frames) + " frames; " + command +
+                        " filters along one axis only: split the " + split +
+                        " first (ImageJ: Image > Hyperstacks > Reduce Dimensionality)");
+}
 
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f) {
     // By identity, not by name: "./a.tif", a hard link or a symlink to the input all count.
@@ -38,8 +86,10 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     // Before the input is read and filtered: a bad output path is found at once, not after a
     // long run.
     tiff::check_output(out);
-    const tiff::Stack src = tiff::read_tiff(in);
-    if (f.check) f.check(src.type, src.width, src.height, src.planes);
+    const tiff::Stack src = tiff::read_tiff(in, [&](const tiff::StackHeader& h) {
+        if (f.check) f.check(h);
+        check_memory(in, h, f.float_output ? PixelType::f32 : h.type, f.max_memory);
+    });
     const PixelType out_type = f.float_output ? PixelType::f32 : src.type;
     tiff::Stack dst(out_type, src.width, src.height, src.planes);
     FilterResult r;
@@ -63,23 +113,26 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     return r;
 }
 
-FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o) {
+FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o,
+                         std::uint64_t max_memory) {
     StackFilter f;
     f.backend = o.backend;
-    f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
-        check_cval(o.border, o.cval, type);
-    };
+    f.max_memory = max_memory;
+    f.check = [&o](const tiff::StackHeader& h) { check_cval(o.border, o.cval, h.type); };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return median2d(src, dst, o);
     };
     return filter_file(in, out, f);
 }
 
-FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o) {
+FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o,
+                         std::uint64_t max_memory) {
     StackFilter f;
     f.backend = o.backend;
-    f.check = [&o](PixelType type, std::int64_t, std::int64_t, std::int64_t) {
-        check_cval(o.border, o.cval, type);
+    f.max_memory = max_memory;
+    f.check = [&](const tiff::StackHeader& h) {
+        refuse_hyperstack(in, h, "median --3d", "slices");
+        check_cval(o.border, o.cval, h.type);
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return median3d(src, dst, o);

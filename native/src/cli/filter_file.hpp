@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fastmedian/fastmedian.hpp"
+#include "tiff_io.hpp"
 
 namespace fastmedian::cli {
 
@@ -23,25 +24,34 @@ struct StackFilter {
     Backend backend = Backend::automatic;
     // Planes of that warm-up run's 1 x 1 stack: the fewest the filter accepts.
     std::int64_t warmup_planes = 1;
-    // Called with the input's type and shape once it is read and before anything runs;
-    // throws UsageError for options that do not fit it. May be empty.
-    std::function<void(PixelType type, std::int64_t width, std::int64_t height,
-                       std::int64_t planes)>
-        check;
+    // Called with the input's header before its pixels are read; throws UsageError for
+    // options that do not fit it. May be empty.
+    std::function<void(const tiff::StackHeader& input)> check;
     // Filters `src` into `dst` (same shape; the type float_output says) and says what ran.
     std::function<RunInfo(const ConstImageView& src, const ImageView& dst)> run;
     // The output's pixel type: f32 here, or the input's own when false.
     bool float_output = false;
+    // The ceiling on the input and output stacks together, in bytes (--max-memory).
+    std::uint64_t max_memory = 0;
 };
 
+// Throws Error (unsupported) when `input` is an ImageJ hyperstack of more than one axis: a
+// filter along one axis (`command`, along `axis`: "frames", "slices") would take its pages,
+// which interleave the axes, as one.
+void refuse_hyperstack(const std::string& in, const tiff::StackHeader& input,
+                       const std::string& command, const std::string& axis);
+
 // Reads `in`, filters the whole stack and writes `out`. Refuses (UsageError) when `out` is the
-// same file as `in`; never leaves a partial `out`.
+// same file as `in`, and (Error, io_error) before reading any pixel when the input and output
+// stacks together need more than f.max_memory; never leaves a partial `out`.
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f);
 // median2d over every plane; refuses a non-finite --cval for integer images.
-FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o);
+FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o,
+                         std::uint64_t max_memory);
 
 // median3d over the whole stack as one volume; refuses a non-finite --cval for integer images.
-FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o);
+FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o,
+                         std::uint64_t max_memory);
 
 // "median 5x5 replicate on cpu (CPU): 462x366x1 u8 in 3.1 ms -> out.tif"; runs on a GPU add
 // " (+ 215.0 ms CUDA start-up)" before the arrow.
@@ -53,5 +63,7 @@ std::string summary(const std::string& what, const FilterResult& r, const std::s
 
 // printf-style formatting of one number ("%g", "%.1f").
 std::string format_number(const char* format, double value);
+// A size in bytes as messages show it: "1000 bytes", "512.0 MiB", "29.8 GiB".
+std::string format_bytes(double bytes);
 
 }  // namespace fastmedian::cli

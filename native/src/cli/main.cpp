@@ -79,6 +79,10 @@ const char* const kUsage = R"(usage:
   fastmedian demo [--out PATH] [--backend B]
       5x5 median of the embryos image in the source tree's data/ folder (or in
       $FASTMEDIAN_DATA_DIR); writes PATH (default: fastmedian-demo.tif in $TMPDIR or /tmp).
+  Every command that reads a TIFF (median, temporal, background, convolve, demo) also takes
+      --max-memory B  the most memory the input and output stacks may take together, in
+                      bytes or with K, M or G (KiB, MiB, GiB): 512M, 8G; a larger input is
+                      refused before its pixels are read. Default: the machine's memory
   fastmedian help | --help
 )";
 

@@ -1,5 +1,5 @@
 // fastmedian median IN.tif OUT.tif (--size K | --radius R) [--3d [--zsize KZ | --zradius RZ]]
-//                   [--border B] [--cval V] [--backend B] [--devices LIST]
+//                   [--border B] [--cval V] [--backend B] [--devices LIST] [--max-memory BYTES]
 #include <cmath>
 #include <string>
 #include <iostream>
@@ -14,7 +14,8 @@ namespace fastmedian::cli {
 namespace {
 
 const std::set<std::string> kValued = {"--size", "--radius", "--zsize", "--zradius",
-                                       "--border", "--cval", "--backend", "--devices"};
+                                       "--border", "--cval", "--backend", "--devices",
+                                       "--max-memory"};
 
 // `w`, or a UsageError naming `options` when the library refuses it (by now, only for holding
 // more voxels than it takes: each side or radius was checked against its own limit).
@@ -76,6 +77,7 @@ int median_command(const std::vector<std::string>& args) {
     parse_border_and_cval(a, border, cval);
     Backend backend = Backend::automatic;
     if (const std::string* b = a.get("--backend")) backend = parse_backend(*b, "--backend");
+    const std::uint64_t max_memory = parse_max_memory(a);
     const std::string& in = a.positionals()[0];
     const std::string& out = a.positionals()[1];
     if (volume) {
@@ -85,7 +87,7 @@ int median_command(const std::vector<std::string>& args) {
         o.border = border;
         o.cval = cval;
         o.backend = backend;
-        const FilterResult r = filter_file(in, out, o);
+        const FilterResult r = filter_file(in, out, o, max_memory);
         std::cout << summary(o, r, out) << "\n";
         return 0;
     }
@@ -95,7 +97,7 @@ int median_command(const std::vector<std::string>& args) {
     o.cval = cval;
     o.backend = backend;
     if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d, o.backend);
-    const FilterResult r = filter_file(in, out, o);
+    const FilterResult r = filter_file(in, out, o, max_memory);
     std::cout << summary(o, r, out) << "\n";
     return 0;
 }

@@ -1,5 +1,5 @@
 // fastmedian temporal IN.tif OUT.tif --window N [--mode median|subtract] [--offset V]
-//                     [--backend B]
+//                     [--backend B] [--max-memory BYTES]
 #include <iostream>
 
 #include "args.hpp"
@@ -27,7 +27,7 @@ int parse_window(const Args& a) {
 }  // namespace
 
 int temporal_command(const std::vector<std::string>& args) {
-    const Args a(args, {"--window", "--mode", "--offset", "--backend"});
+    const Args a(args, {"--window", "--mode", "--offset", "--backend", "--max-memory"});
     if (a.positionals().size() != 2)
         throw UsageError("temporal needs IN.tif and OUT.tif, got " +
                          std::to_string(a.positionals().size()) + " paths");
@@ -45,11 +45,13 @@ int temporal_command(const std::vector<std::string>& args) {
 
     StackFilter f;
     f.backend = o.backend;
+    f.max_memory = parse_max_memory(a);
     f.warmup_planes = o.window;
-    f.check = [&](PixelType, std::int64_t, std::int64_t, std::int64_t planes) {
-        if (o.window > planes)
+    f.check = [&](const tiff::StackHeader& h) {
+        refuse_hyperstack(in, h, "temporal", "frames");
+        if (o.window > h.planes)
             throw UsageError("--window " + std::to_string(o.window) + " is more than the " +
-                             std::to_string(planes) + " frames of " + in);
+                             std::to_string(h.planes) + " frames of " + in);
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return temporal_median(src, dst, o);

@@ -4,11 +4,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <new>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "tiff_file.hpp"
 #include "tiff_io.hpp"
@@ -91,28 +96,158 @@ Layout page_layout(const TiffFile& f, int page) {
     if (depth != 1)
         f.fail(ErrorCode::unsupported, where + std::to_string(depth) +
                " slices in one page (ImageDepth); only one is supported — one page per slice");
+    if (TIFFIsTiled(tif)) {
+        std::uint32_t tile_w = 0, tile_h = 0;
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_w);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_h);
+        const std::size_t tile_row = std::size_t{tile_w} * pixel_size(l.type);
+        if (tile_w == 0 || tile_h == 0 || tile_row > max_row_bytes ||
+            TIFFTileSize(tif) != static_cast<tmsize_t>(tile_row * tile_h))
+            f.fail(ErrorCode::io_error, where + "bad tile size");
+    }
     return l;
 }
 
-// libtiff takes a next-page offset cut off by the end of the file for "no next page", which
-// would turn a truncated stack into a shorter one. The current page is really the last only if
-// its directory, next-page offset included, lies wholly inside the file.
-bool directory_is_whole(TIFF* tif) {
+// The next page's directory offset as the file stores it (0 after the last page), or nothing
+// when the current directory, that link included, does not lie wholly inside the file. Read
+// here, not taken from libtiff: libtiff takes a link cut off by the end of the file for "no
+// next page", which would turn a truncated stack into a shorter one.
+std::optional<std::uint64_t> next_directory(TIFF* tif) {
     const int fd = TIFFFileno(tif);
     const std::uint64_t offset = TIFFCurrentDirOffset(tif);
-    std::uint64_t entries = 0, end = 0;
+    std::uint64_t link = 0, end = 0;
     if (TIFFIsBigTIFF(tif)) {
-        if (::pread(fd, &entries, 8, static_cast<off_t>(offset)) != 8) return false;
-        if (TIFFIsByteSwapped(tif)) TIFFSwabLong8(&entries);
-        end = offset + 8 + entries * 20 + 8;
+        std::uint64_t entries = 0;
+        if (::pread(fd, &entries, 8, static_cast<off_t>(offset)) != 8) return std::nullopt;
+        if (TIFFIsByteSwapped(tif)) TIFFSwabLong8(&entries);  // sane: libtiff has read them
+        end = offset + 8 + entries * 20;
+        if (::pread(fd, &link, 8, static_cast<off_t>(end)) != 8) return std::nullopt;
+        if (TIFFIsByteSwapped(tif)) TIFFSwabLong8(&link);
     } else {
-        std::uint16_t n = 0;
-        if (::pread(fd, &n, 2, static_cast<off_t>(offset)) != 2) return false;
-        if (TIFFIsByteSwapped(tif)) TIFFSwabShort(&n);
-        end = offset + 2 + std::uint64_t{n} * 12 + 4;
+        std::uint16_t entries = 0;
+        std::uint32_t link32 = 0;
+        if (::pread(fd, &entries, 2, static_cast<off_t>(offset)) != 2) return std::nullopt;
+        if (TIFFIsByteSwapped(tif)) TIFFSwabShort(&entries);
+        end = offset + 2 + std::uint64_t{entries} * 12;
+        if (::pread(fd, &link32, 4, static_cast<off_t>(end)) != 4) return std::nullopt;
+        if (TIFFIsByteSwapped(tif)) TIFFSwabLong(&link32);
+        link = link32;
     }
+    return link;
+}
+
+// Every page's directory offset, in order, after checking each page's layout against the
+// first's; no pixel is read. A chain of pages that loops back, truncated or unreadable is an
+// error here, before any pixel memory is taken.
+std::vector<std::uint64_t> page_directories(const TiffFile& f, const Layout& first) {
+    TIFF* tif = f.get();
+    std::vector<std::uint64_t> pages;
+    std::map<std::uint64_t, std::size_t> seen;  // directory offset -> page index
+    for (int page = 0;; ++page) {
+        if (page > 0) {
+            const Layout l = page_layout(f, page);
+            if (l != first)
+                f.fail(ErrorCode::unsupported,
+                       on_page(page) + describe(l) + " differs from page 1 (" + describe(first) +
+                           "); all pages must have the same size and type");
+        }
+        pages.push_back(TIFFCurrentDirOffset(tif));
+        seen.emplace(pages.back(), page);
+        const std::optional<std::uint64_t> next = next_directory(tif);
+        if (!next)
+            f.fail(ErrorCode::io_error, "page " + std::to_string(page + 1) +
+                   " is cut off: the file is truncated");
+        if (*next == 0) return pages;
+        // libtiff refuses a loop too, but says nothing of it.
+        if (const auto again = seen.find(*next); again != seen.end())
+            f.fail(ErrorCode::io_error, "page " + std::to_string(page + 1) + " links back to page " +
+                   std::to_string(again->second + 1) +
+                   ": the chain of pages loops, so the file is damaged");
+        // Not the last page, so failing to read the next one is an error, not the end.
+        if (!TIFFReadDirectory(tif))
+            f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 2));
+    }
+}
+
+// What ImageJ's ImageDescription ("ImageJ=1.54f\nimages=24\nchannels=2\nslices=3\n...") says of
+// the stack; a count it does not give is 1, and so are all for a description not ImageJ's.
+struct ImageJDescription {
+    std::int64_t images = 1;
+    ImageJAxes axes;
+};
+
+ImageJDescription imagej_description(TIFF* tif) {
+    ImageJDescription d;
+    const char* text = nullptr;
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &text) || std::strncmp(text, "ImageJ=", 7) != 0)
+        return d;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t eq = line.find('=');
+        if (eq == std::string::npos) continue;
+        std::int64_t n = 0;
+        const char* end = line.data() + line.size();
+        const auto r = std::from_chars(line.data() + eq + 1, end, n);
+        if (r.ec != std::errc() || r.ptr != end || n < 1) continue;
+        const std::string key = line.substr(0, eq);
+        if (key == "images") d.images = n;
+        if (key == "channels") d.axes.channels = n;
+        if (key == "slices") d.axes.slices = n;
+        if (key == "frames") d.axes.frames = n;
+    }
+    return d;
+}
+
+// ImageJ writes a stack past 4 GB (where classic TIFF's offsets end) as one page whose
+// description says images=N, the N planes stored one after another from the page's first strip;
+// ImageJ reads such a file so, and so does read_tiff. Where the N planes start, once the page is
+// known to be laid out so and the file to hold them all.
+std::uint64_t imagej_planes_start(const TiffFile& f, const Layout& l, std::int64_t images) {
+    TIFF* tif = f.get();
+    const std::string stack = "ImageJ stack of " + std::to_string(images) + " images in one page";
+    std::uint16_t compression = COMPRESSION_NONE;
+    TIFFGetField(tif, TIFFTAG_COMPRESSION, &compression);
+    if (compression != COMPRESSION_NONE || TIFFIsTiled(tif))
+        f.fail(ErrorCode::unsupported, stack + " is compressed or tiled; only uncompressed "
+               "strips, as ImageJ writes them, can be read so");
+    // The planes follow one another only if page 1's strips do.
+    const std::uint64_t plane = std::uint64_t{l.width} * l.height * pixel_size(l.type);
+    const std::uint64_t start = TIFFGetStrileOffset(tif, 0);
+    std::uint64_t end = start;
+    for (std::uint32_t i = 0; i < TIFFNumberOfStrips(tif) && TIFFGetStrileOffset(tif, i) == end; ++i)
+        end += TIFFGetStrileByteCount(tif, i);
+    if (end - start != plane)
+        f.fail(ErrorCode::unsupported, stack + ": the first image's strips are not one run of " +
+               std::to_string(plane) + " bytes, so the images cannot follow one another");
     struct stat st {};
-    return ::fstat(fd, &st) == 0 && end <= static_cast<std::uint64_t>(st.st_size);
+    if (::fstat(TIFFFileno(tif), &st) != 0)
+        f.fail(ErrorCode::io_error, std::string("cannot stat: ") + std::strerror(errno));
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (start > size || (size - start) / plane < static_cast<std::uint64_t>(images))
+        f.fail(ErrorCode::io_error, stack + ": the file ends at byte " + std::to_string(size) +
+               ", before the last image: it is truncated");
+    return start;
+}
+
+// Reads bytes.size() bytes of the file from `start` into `bytes` as the pixels of `type`.
+void read_planes(const TiffFile& f, PixelType type, std::uint64_t start,
+                 std::vector<std::uint8_t>& bytes) {
+    TIFF* tif = f.get();
+    for (std::size_t done = 0; done < bytes.size();) {
+        const std::size_t chunk = std::min<std::size_t>(bytes.size() - done, std::size_t{1} << 30);
+        const ssize_t n = ::pread(TIFFFileno(tif), bytes.data() + done, chunk,
+                                  static_cast<off_t>(start + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0)
+            f.fail(ErrorCode::io_error, std::string("cannot read the images: ") +
+                   (n < 0 ? std::strerror(errno) : "the file is truncated"));
+        done += static_cast<std::size_t>(n);
+    }
+    // libtiff swaps the bytes of what it decodes; these bypass it.
+    if (TIFFIsByteSwapped(tif) && type == PixelType::u16)
+        TIFFSwabArrayOfShort(reinterpret_cast<std::uint16_t*>(bytes.data()), bytes.size() / 2);
+    if (TIFFIsByteSwapped(tif) && type == PixelType::f32)
+        TIFFSwabArrayOfLong(reinterpret_cast<std::uint32_t*>(bytes.data()), bytes.size() / 4);
 }
 
 using DecodeFn = tmsize_t (*)(TIFF*, std::uint32_t, void*, tmsize_t);
@@ -149,13 +284,10 @@ void read_strips(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& 
 void read_tiles(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes) {
     TIFF* tif = f.get();
     const std::size_t px = pixel_size(l.type);
-    std::uint32_t tile_w = 0, tile_h = 0;
+    std::uint32_t tile_w = 0, tile_h = 0;  // checked by page_layout
     TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_w);
     TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_h);
     const std::size_t tile_row = std::size_t{tile_w} * px, row_bytes = l.width * px;
-    if (tile_w == 0 || tile_h == 0 || tile_row > max_row_bytes ||
-        TIFFTileSize(tif) != static_cast<tmsize_t>(tile_row * tile_h))
-        f.fail(ErrorCode::io_error, "bad tile size");
     std::vector<std::uint8_t> tile;  // grows to a whole tile while decoding the first
     for (std::uint32_t y0 = 0; y0 < l.height; y0 += tile_h) {
         const std::uint32_t rows = std::min(tile_h, l.height - y0);
@@ -176,42 +308,49 @@ void read_tiles(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& b
 
 }  // namespace
 
-Stack read_tiff(const std::string& path) {
+Stack read_tiff(const std::string& path, const HeaderCheck& check) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         throw Error(ErrorCode::io_error, "cannot open " + path + ": " + std::strerror(errno));
     TiffFile f(fd, path, "r");
     TIFF* tif = f.get();
     const Layout first = page_layout(f, 0);
+    const ImageJDescription imagej = imagej_description(tif);
+    const std::vector<std::uint64_t> pages = page_directories(f, first);
+    // ImageJ's one page holding every plane (see imagej_planes_start); with more pages, ImageJ
+    // and tifffile write one per plane and images=N only counts them.
+    const bool one_page_stack = pages.size() == 1 && imagej.images > 1;
+    const std::uint64_t planes_start =
+        one_page_stack ? imagej_planes_start(f, first, imagej.images) : 0;
+    const std::int64_t planes =
+        one_page_stack ? imagej.images : static_cast<std::int64_t>(pages.size());
+    StackHeader header{first.type, first.width, first.height, planes, {}};
+    const ImageJAxes& a = imagej.axes;
+    // In double: a description may give any counts.
+    if (static_cast<double>(a.channels) * a.slices * a.frames == static_cast<double>(planes))
+        header.axes = a;
+    if (check) check(header);
     Stack s;
     s.type = first.type;
     s.width = first.width;
     s.height = first.height;
+    s.planes = planes;
     try {
-        for (int page = 0;; ++page) {
-            const Layout l = page == 0 ? first : page_layout(f, page);
-            if (l != first)
-                f.fail(ErrorCode::unsupported,
-                       on_page(page) + describe(l) + " differs from page 1 (" + describe(first) +
-                           "); all pages must have the same size and type");
-            if (TIFFIsTiled(tif)) read_tiles(f, l, s.bytes);
-            else read_strips(f, l, s.bytes);
-            s.planes = page + 1;
+        if (one_page_stack) {
+            s.bytes.resize(std::size_t{first.width} * first.height * pixel_size(first.type) *
+                           static_cast<std::size_t>(planes));
+            read_planes(f, first.type, planes_start, s.bytes);
+            return s;
+        }
+        for (std::size_t page = 0; page < pages.size(); ++page) {
+            if (!TIFFSetSubDirectory(tif, pages[page]))
+                f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 1));
+            if (TIFFIsTiled(tif)) read_tiles(f, first, s.bytes);
+            else read_strips(f, first, s.bytes);
             // Reserved once page 1 has proved its size (a header alone may claim any), so a
             // long stack is not copied while it grows.
-            if (page == 0) {
-                const std::size_t plane = s.bytes.size(), pages = TIFFNumberOfDirectories(tif);
-                if (pages <= s.bytes.max_size() / plane) s.bytes.reserve(plane * pages);
-            }
-            if (TIFFLastDirectory(tif)) {
-                if (!directory_is_whole(tif))
-                    f.fail(ErrorCode::io_error, "page " + std::to_string(page + 1) +
-                           " is cut off: the file is truncated");
-                break;
-            }
-            // Not the last page, so failing to read the next one is an error, not the end.
-            if (!TIFFReadDirectory(tif))
-                f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 2));
+            if (page == 0 && pages.size() <= s.bytes.max_size() / s.bytes.size())
+                s.bytes.reserve(s.bytes.size() * pages.size());
         }
     } catch (const std::bad_alloc&) {
         f.fail(ErrorCode::io_error, "not enough memory for the pages of " + describe(first));
