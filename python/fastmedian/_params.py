@@ -131,8 +131,11 @@ def temporal_params(dtype, shape, window, mode, offset, axis, backend, device):
                          f"stack's {frames} frames along axis {axis}), got {window}")
     if not isinstance(mode, str) or mode not in TEMPORAL_MODES:
         raise ValueError(f"mode must be one of {', '.join(TEMPORAL_MODES)}; got {mode!r}")
-    return TemporalParams(int(window), mode, _offset(offset), axis, _backend(backend),
-                          _device(device))
+    offset = _offset(offset)
+    if mode == "median" and offset != 0:  # refused, not ignored, as the CLI refuses it
+        raise ValueError(f"offset applies only to mode 'subtract', got offset={offset:g} with "
+                         f"mode 'median'")
+    return TemporalParams(int(window), mode, offset, axis, _backend(backend), _device(device))
 
 
 def convolve_params(dtype, shape, weights, mode, cval, output_dtype, normalize, backend,

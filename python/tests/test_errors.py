@@ -140,6 +140,8 @@ MOVIE = np.zeros((6, 8, 9), np.uint16)
     (MOVIE, {"backend": "gpu"}, ValueError, "backend"),
     (MOVIE, {"device": -1}, ValueError, "device"),
     (MOVIE, {"device": "0"}, TypeError, "device"),
+    (MOVIE, {"offset": 5}, ValueError, "offset applies only to mode 'subtract'"),  # as the CLI
+    (MOVIE, {"mode": "median", "offset": -0.5}, ValueError, "offset applies only to mode"),
     (MOVIE, {"output": [[[0]]]}, TypeError, "output"),
     (MOVIE, {"output": np.zeros((6, 8, 9), np.uint8)}, TypeError, "output"),
     (MOVIE, {"output": np.zeros((6, 9, 8), np.uint16)}, ValueError, "output"),
