@@ -16,6 +16,7 @@ MODES = {"nearest": "replicate", "replicate": "replicate", "reflect": "reflect",
 BACKENDS = ("auto", "cpu", "cuda")
 TEMPORAL_MODES = ("median", "subtract")
 MAX_OFFSET = 1e9  # the library's bound on the temporal and background offsets
+MAX_DEVICE = 2**31 - 1  # device indices are C ints in the library
 BACKGROUND_METHODS = ("exact", "separable")
 BACKGROUND_OUTPUTS = ("subtract", "background")
 GAUSSIAN_TRUNCATE = 4.0  # the library's Gaussian mask is scipy's with truncate 4.0
@@ -357,8 +358,8 @@ def _device(device):
         if not _is_int(d):
             raise TypeError(f"device must be an int (a CUDA device index) or a list of them, "
                             f"got {device!r}")
-        if d < 0:
-            raise ValueError(f"device must be at least 0, got {d}")
+        if not 0 <= d <= MAX_DEVICE:
+            raise ValueError(f"device must be in 0..{MAX_DEVICE}, got {d}")
     return tuple(int(d) for d in devices)
 
 
