@@ -234,7 +234,7 @@ def _sigmas(sigma, ndim):
         sigmas = (sigma,)
     if not all(isinstance(s, numbers.Real) and not isinstance(s, bool) for s in sigmas):
         raise TypeError(f"sigma must be a number or a tuple of numbers, got {sigma!r}")
-    if ndim == 2 and len(sigmas) not in (1, 2):
+    if ndim == 2 and isinstance(sigma, (tuple, list)) and len(sigmas) != 2:  # as scipy
         raise ValueError(f"sigma for a 2D image must be s or (sy, sx), got {sigma!r}")
     if ndim == 3 and (len(sigmas) != 3 or sigmas[0] != 0):
         raise ValueError(f"sigma for a 3D stack must be (0, sy, sx) (each plane on its own; "
@@ -299,7 +299,7 @@ def _size_window(ndim, size):
                              f"{size!r}")
         kz, ky, kx = (int(k) for k in sides)
         return _native.Window3D.box(kx, ky, kz)
-    if ndim == 2 and len(sides) not in (1, 2):
+    if ndim == 2 and not _is_int(size) and len(sides) != 2:  # one side per axis, as scipy
         raise ValueError(f"size for a 2D image must be k or (k, k), got {size!r}")
     k = sides[-1]
     if len(sides) > 1 and sides[-2] != k:

@@ -26,6 +26,8 @@ STACK = np.zeros((2, 8, 9), np.float32)
     (IMAGE, {"size": True}, TypeError, "size"),
     (IMAGE, {"size": (3, 5)}, ValueError, "size"),
     (IMAGE, {"size": (1, 3, 3)}, ValueError, "size"),
+    (IMAGE, {"size": (3,)}, ValueError, "size for a 2D image must be k or (k, k)"),  # as scipy
+    (IMAGE, {"size": [3]}, ValueError, "size for a 2D image must be k or (k, k)"),
     (STACK, {"size": 3}, ValueError, "size=(1, 3, 3)"),
     (STACK, {"size": (1, 3)}, ValueError, "size"),
     (STACK, {"size": (3, 4, 3)}, ValueError, "size for the 3D median must have odd sides"),
