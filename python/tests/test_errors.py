@@ -160,6 +160,45 @@ def test_temporal_bad_arguments_name_the_parameter(stack, kwargs, error, names):
         fastmedian.temporal_median(stack, **kwargs)
 
 
+BIG = np.arange(300 * 300, dtype=np.uint16).reshape(300, 300)
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: fastmedian.background(IMAGE, size=5, output=BIG), "output"),
+    (lambda: fastmedian.background(IMAGE, size=5, method=BIG), "method"),
+    (lambda: fastmedian.background(IMAGE, size=5, offset=BIG), "offset"),
+    (lambda: fastmedian.median_filter(IMAGE, size=BIG), "size"),
+    (lambda: fastmedian.median_filter(IMAGE, radius=BIG), "radius"),
+    (lambda: fastmedian.median_filter(STACK, radius=(1, BIG, 1)), "radius"),
+    (lambda: fastmedian.median_filter(IMAGE, size=3, mode=BIG), "mode"),
+    (lambda: fastmedian.median_filter(IMAGE, size=3, cval=BIG), "cval"),
+    (lambda: fastmedian.median_filter(IMAGE, size=3, backend=BIG), "backend"),
+    (lambda: fastmedian.median_filter(IMAGE, size=3, device=BIG), "device"),
+    (lambda: fastmedian.temporal_median(MOVIE, BIG), "window"),
+    (lambda: fastmedian.temporal_median(MOVIE, 3, mode=BIG), "mode"),
+    (lambda: fastmedian.temporal_median(MOVIE, 3, axis=BIG), "axis"),
+    (lambda: fastmedian.convolve(IMAGE, np.ones((3, 3)), normalize=BIG), "normalize"),
+    (lambda: fastmedian.convolve(IMAGE, np.ones((3, 3)), output_dtype=BIG), "output_dtype"),
+    (lambda: fastmedian.gaussian_filter(IMAGE, BIG), "sigma"),
+    (lambda: fastmedian.gaussian_filter(IMAGE, 1.0, truncate=BIG), "truncate"),
+])
+def test_an_array_in_the_wrong_place_is_named_not_printed(call, name):
+    """An image passed as another parameter: the error names the parameter and shows the
+    array's type and shape, not its values (a message of the whole array, or a long part of it,
+    hides the point)."""
+    with pytest.raises((TypeError, ValueError)) as e:
+        call()
+    message = str(e.value)
+    assert name in message and "ndarray of shape (300, 300) and dtype uint16" in message, message
+    assert len(message) < 300 and "[[" not in message and "array(" not in message, message
+
+
+def test_long_values_are_cut_short():
+    with pytest.raises(ValueError, match=r"got \(3, 3, 3, .*\.\.\. \(a tuple\)$") as e:
+        fastmedian.median_filter(STACK, size=(3,) * 1000)
+    assert len(str(e.value)) < 200
+
+
 def test_temporal_missing_cuda_device_raises_backend_unavailable():
     missing = len(fastmedian.devices())
     with pytest.raises(fastmedian.BackendUnavailableError, match="cuda"):
