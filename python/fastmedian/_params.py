@@ -16,6 +16,7 @@ MODES = {"nearest": "replicate", "replicate": "replicate", "reflect": "reflect",
 BACKENDS = ("auto", "cpu", "cuda")
 TEMPORAL_MODES = ("median", "subtract")
 MAX_OFFSET = 1e9  # the library's bound on the temporal and background offsets
+MAX_DEVICE = 2**31 - 1  # device indices are C ints in the library
 BACKGROUND_METHODS = ("exact", "separable")
 BACKGROUND_OUTPUTS = ("subtract", "background")
 GAUSSIAN_TRUNCATE = 4.0  # the library's Gaussian mask is scipy's with truncate 4.0
@@ -81,7 +82,7 @@ def median_params(dtype, shape, size, radius, mode, cval, backend, device):
             runs = _native.window3d_runs(window)
         except ValueError as e:  # too many voxels: the library states its limit
             name, value = ("size", size) if radius is None else ("radius", radius)
-            raise ValueError(f"{name}={value!r}: {e}") from None
+            raise ValueError(f"{name}={_shown(value)}: {e}") from None
         halo = (runs.radius_z, runs.radius_y, runs.radius_x)
     else:
         half_widths = _native.window_half_widths(window)
@@ -100,13 +101,15 @@ def background_params(dtype, shape, size, radius, method, output, offset, mode, 
         name, value = ("size", size) if radius is None else ("radius", radius)
         raise ValueError(f"{name} must give a window of each plane (size (1, k, k) or radius r "
                          f"on a stack; the background is estimated plane by plane), got "
-                         f"{value!r}")
+                         f"{_shown(value)}")
     if not isinstance(method, str) or method not in BACKGROUND_METHODS:
-        raise ValueError(f"method must be one of {', '.join(BACKGROUND_METHODS)}; got {method!r}")
+        raise ValueError(f"method must be one of {', '.join(BACKGROUND_METHODS)}; got "
+                         f"{_shown(method)}")
     if method == "separable" and radius is not None:
         raise ValueError("method 'separable' needs size (a square window), not radius")
     if not isinstance(output, str) or output not in BACKGROUND_OUTPUTS:
-        raise ValueError(f"output must be one of {', '.join(BACKGROUND_OUTPUTS)}; got {output!r}")
+        raise ValueError(f"output must be one of {', '.join(BACKGROUND_OUTPUTS)}; got "
+                         f"{_shown(output)}")
     return BackgroundParams(median, method, output, _offset(offset))
 
 
@@ -119,20 +122,23 @@ def temporal_params(dtype, shape, window, mode, offset, axis, backend, device):
     if 0 in shape:
         raise ValueError(f"stack is empty (shape {tuple(shape)})")
     if not _is_int(axis):
-        raise TypeError(f"axis must be an int, got {axis!r}")
+        raise TypeError(f"axis must be an int, got {_shown(axis)}")
     if not -3 <= axis <= 2:
         raise ValueError(f"axis must be in -3..2 (the stack is 3D), got {axis}")
     axis = int(axis) % 3
     frames = shape[axis]
     if not _is_int(window):
-        raise TypeError(f"window must be an int (a number of frames), got {window!r}")
+        raise TypeError(f"window must be an int (a number of frames), got {_shown(window)}")
     if not 1 <= window <= min(frames, _native.MAX_WINDOW):
         raise ValueError(f"window must be in 1..{min(frames, _native.MAX_WINDOW)} (at most the "
                          f"stack's {frames} frames along axis {axis}), got {window}")
     if not isinstance(mode, str) or mode not in TEMPORAL_MODES:
-        raise ValueError(f"mode must be one of {', '.join(TEMPORAL_MODES)}; got {mode!r}")
-    return TemporalParams(int(window), mode, _offset(offset), axis, _backend(backend),
-                          _device(device))
+        raise ValueError(f"mode must be one of {', '.join(TEMPORAL_MODES)}; got {_shown(mode)}")
+    offset = _offset(offset)
+    if mode == "median" and offset != 0:  # refused, not ignored, as the CLI refuses it
+        raise ValueError(f"offset applies only to mode 'subtract', got offset={offset:g} with "
+                         f"mode 'median'")
+    return TemporalParams(int(window), mode, offset, axis, _backend(backend), _device(device))
 
 
 def convolve_params(dtype, shape, weights, mode, cval, output_dtype, normalize, backend,
@@ -142,7 +148,7 @@ def convolve_params(dtype, shape, weights, mode, cval, output_dtype, normalize, 
     check_image(dtype, shape)
     mask = _weights(weights, len(shape))
     if not isinstance(normalize, (bool, np.bool_)):
-        raise TypeError(f"normalize must be True or False, got {normalize!r}")
+        raise TypeError(f"normalize must be True or False, got {_shown(normalize)}")
     if normalize:
         # As the library sums: in double, value after value.
         total = sum(float(w) for w in mask.ravel())
@@ -165,10 +171,11 @@ def gaussian_params(dtype, shape, sigma, mode, cval, truncate, output_dtype, bac
     check_image(dtype, shape)
     sy, sx = _sigmas(sigma, len(shape))
     if isinstance(truncate, bool) or not isinstance(truncate, numbers.Real):
-        raise TypeError(f"truncate must be a number, got {truncate!r}")
+        raise TypeError(f"truncate must be a number, got {_shown(truncate)}")
     if truncate != GAUSSIAN_TRUNCATE:
         raise ValueError(f"truncate must be {GAUSSIAN_TRUNCATE} (scipy's default, the only "
-                         f"Gaussian mask available: radius int(4 sigma + 0.5)), got {truncate!r}")
+                         f"Gaussian mask available: radius int(4 sigma + 0.5)), got "
+                         f"{_shown(truncate)}")
     column, row = _gaussian_mask(sy), _gaussian_mask(sx)
     border = _border(mode)
     return ConvolveParams(None, row, column, False, _output_dtype(output_dtype, dtype), border,
@@ -209,7 +216,7 @@ def _output_dtype(output_dtype, dtype):
         out = np.dtype(output_dtype)
     except TypeError:
         raise TypeError(f"output_dtype must be None, float32 or the image's dtype "
-                        f"{np.dtype(dtype)}, got {output_dtype!r}") from None
+                        f"{np.dtype(dtype)}, got {_shown(output_dtype)}") from None
     if out not in (np.dtype(np.float32), np.dtype(dtype)):
         raise TypeError(f"output_dtype must be None, float32 or the image's dtype "
                         f"{np.dtype(dtype)}, got {out}")
@@ -219,29 +226,26 @@ def _output_dtype(output_dtype, dtype):
 def _sigmas(sigma, ndim):
     """(sigma_y, sigma_x) from sigma = s or (sy, sx) for an image, (0, sy, sx) for a stack. A
     plain s on a stack is refused: in scipy it also blurs across the planes."""
-    if isinstance(sigma, np.ndarray):
-        sigma = sigma.tolist()  # a number for 0 dimensions, else a list
-    if ndim == 3 and isinstance(sigma, numbers.Real) and not isinstance(sigma, bool):
-        raise ValueError(f"sigma={sigma} on a 3D stack would blur across the planes too (as in "
-                         f"scipy); to blur each plane give sigma=(0, {sigma}, {sigma})")
-    if isinstance(sigma, (tuple, list)):
-        sigmas = tuple(sigma)
-    else:
-        sigmas = (sigma,)
+    # An array as a number (0 dimensions) or a list; messages show `sigma` as given.
+    value = sigma.tolist() if isinstance(sigma, np.ndarray) else sigma
+    if ndim == 3 and isinstance(value, numbers.Real) and not isinstance(value, bool):
+        raise ValueError(f"sigma={value} on a 3D stack would blur across the planes too (as in "
+                         f"scipy); to blur each plane give sigma=(0, {value}, {value})")
+    sigmas = tuple(value) if isinstance(value, (tuple, list)) else (value,)
     if not all(isinstance(s, numbers.Real) and not isinstance(s, bool) for s in sigmas):
-        raise TypeError(f"sigma must be a number or a tuple of numbers, got {sigma!r}")
-    if ndim == 2 and len(sigmas) not in (1, 2):
-        raise ValueError(f"sigma for a 2D image must be s or (sy, sx), got {sigma!r}")
+        raise TypeError(f"sigma must be a number or a tuple of numbers, got {_shown(sigma)}")
+    if ndim == 2 and isinstance(value, (tuple, list)) and len(sigmas) != 2:  # as scipy
+        raise ValueError(f"sigma for a 2D image must be s or (sy, sx), got {_shown(sigma)}")
     if ndim == 3 and (len(sigmas) != 3 or sigmas[0] != 0):
         raise ValueError(f"sigma for a 3D stack must be (0, sy, sx) (each plane on its own; "
-                         f"the 3D Gaussian is not available), got {sigma!r}")
+                         f"the 3D Gaussian is not available), got {_shown(sigma)}")
     if len(sigmas) == 1:
         sigmas = sigmas * 2
     top = _native.MAX_GAUSSIAN_SIGMA
     for s in sigmas[-2:]:
         if not (math.isfinite(s) and 0 <= s <= top):
             raise ValueError(f"sigma must be in 0..{top:g} (0: that axis is not blurred), got "
-                             f"{sigma!r}")
+                             f"{_shown(sigma)}")
     return float(sigmas[-2]), float(sigmas[-1])
 
 
@@ -253,9 +257,10 @@ def _gaussian_mask(sigma):
 
 def _offset(offset):
     if isinstance(offset, bool) or not isinstance(offset, numbers.Real):
-        raise TypeError(f"offset must be a number, got {offset!r}")
+        raise TypeError(f"offset must be a number, got {_shown(offset)}")
     if not (math.isfinite(offset) and abs(offset) <= MAX_OFFSET):
-        raise ValueError(f"offset must be finite and within +-{MAX_OFFSET:g}, got {offset!r}")
+        raise ValueError(f"offset must be finite and within +-{MAX_OFFSET:g}, got "
+                         f"{_shown(offset)}")
     return float(offset)
 
 
@@ -267,9 +272,9 @@ def _window(ndim, size, radius):
         if ndim == 3 and isinstance(radius, (tuple, list)):
             return _ellipsoid(radius)
         if isinstance(radius, bool) or not isinstance(radius, numbers.Real):
-            raise TypeError(f"radius must be a number, got {radius!r}")
+            raise TypeError(f"radius must be a number, got {_shown(radius)}")
         if not 0 <= radius <= _native.MAX_RADIUS:
-            raise ValueError(f"radius must be in 0..{_native.MAX_RADIUS:g}, got {radius!r}")
+            raise ValueError(f"radius must be in 0..{_native.MAX_RADIUS:g}, got {_shown(radius)}")
         return _native.Window.circle(float(radius))
     return _size_window(ndim, size)
 
@@ -284,24 +289,25 @@ def _size_window(ndim, size):
                          f"median (scipy's meaning of size={size})")
     sides = (size,) if _is_int(size) else tuple(size) if isinstance(size, (tuple, list)) else None
     if sides is None or not all(_is_int(s) for s in sides):
-        raise TypeError(f"size must be an int or a tuple of ints, got {size!r}")
+        raise TypeError(f"size must be an int or a tuple of ints, got {_shown(size)}")
     if ndim == 3 and len(sides) != 3:
         raise ValueError(f"size for a 3D stack must be (1, k, k) (each plane on its own) or "
-                         f"(kz, ky, kx) (the 3D median), got {size!r}")
+                         f"(kz, ky, kx) (the 3D median), got {_shown(size)}")
     if ndim == 3 and (sides[0] != 1 or sides[1] != sides[2]):
         top = _native.MAX_SIZE_3D
         if not all(1 <= k <= top and k % 2 == 1 for k in sides):
             raise ValueError(f"size for the 3D median must have odd sides in 1..{top}, got "
-                             f"{size!r}")
+                             f"{_shown(size)}")
         kz, ky, kx = (int(k) for k in sides)
         return _native.Window3D.box(kx, ky, kz)
-    if ndim == 2 and len(sides) not in (1, 2):
-        raise ValueError(f"size for a 2D image must be k or (k, k), got {size!r}")
+    if ndim == 2 and not _is_int(size) and len(sides) != 2:  # one side per axis, as scipy
+        raise ValueError(f"size for a 2D image must be k or (k, k), got {_shown(size)}")
     k = sides[-1]
     if len(sides) > 1 and sides[-2] != k:
-        raise ValueError(f"size must be square (only k x k windows are available), got {size!r}")
+        raise ValueError(f"size must be square (only k x k windows are available), got "
+                         f"{_shown(size)}")
     if k < 1 or k % 2 == 0 or k > _native.MAX_SIZE:
-        raise ValueError(f"size must be odd and in 1..{_native.MAX_SIZE}, got {size!r}")
+        raise ValueError(f"size must be odd and in 1..{_native.MAX_SIZE}, got {_shown(size)}")
     return _native.Window.square(int(k))
 
 
@@ -309,15 +315,30 @@ def _ellipsoid(radius):
     """ImageJ's 3D ellipsoid from radius=(rz, ry, rx) on a stack."""
     if len(radius) != 3:
         raise ValueError(f"radius for a 3D stack must be r (ImageJ's circle, each plane) or "
-                         f"(rz, ry, rx) (ImageJ's 3D ellipsoid), got {radius!r}")
+                         f"(rz, ry, rx) (ImageJ's 3D ellipsoid), got {_shown(radius)}")
     if not all(isinstance(r, numbers.Real) and not isinstance(r, bool) for r in radius):
-        raise TypeError(f"radius must be a tuple of numbers, got {radius!r}")
+        raise TypeError(f"radius must be a tuple of numbers, got {_shown(radius)}")
     top = _native.MAX_RADIUS_3D
     if not all(0 <= r <= top for r in radius):  # False for NaN
         raise ValueError(f"radius for the 3D median must be in 0..{top:g} on each axis, got "
-                         f"{radius!r}")
+                         f"{_shown(radius)}")
     rz, ry, rx = (float(r) for r in radius)
     return _native.Window3D.ellipsoid(rx, ry, rz)
+
+
+def _shown(value):
+    """How an error message shows a value the caller passed: its repr, but an array (NumPy,
+    Dask, Zarr; also inside a tuple or list) by its type, shape and dtype, and a long repr cut
+    short, so that an image passed in the wrong place is not printed whole."""
+    if hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, np.generic):
+        return f"{type(value).__name__} of shape {tuple(value.shape)} and dtype {value.dtype}"
+    if isinstance(value, tuple):
+        text = f"({', '.join(map(_shown, value))}{',' if len(value) == 1 else ''})"
+    elif isinstance(value, list):
+        text = f"[{', '.join(map(_shown, value))}]"
+    else:
+        text = repr(value)
+    return text if len(text) <= 100 else f"{text[:80]}... (a {type(value).__name__})"
 
 
 def _is_int(v):
@@ -326,21 +347,21 @@ def _is_int(v):
 
 def _border(mode):
     if not isinstance(mode, str) or mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+        raise ValueError(f"mode must be one of {', '.join(MODES)}; got {_shown(mode)}")
     return MODES[mode]
 
 
 def _cval(cval, dtype, border):
     if isinstance(cval, bool) or not isinstance(cval, numbers.Real):
-        raise TypeError(f"cval must be a number, got {cval!r}")
+        raise TypeError(f"cval must be a number, got {_shown(cval)}")
     if border == "constant" and np.dtype(dtype).kind == "u" and not math.isfinite(cval):
-        raise ValueError(f"cval must be finite for integer images, got {cval!r}")
+        raise ValueError(f"cval must be finite for integer images, got {_shown(cval)}")
     return float(cval)
 
 
 def _backend(backend):
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}; got {_shown(backend)}")
     return backend
 
 
@@ -353,9 +374,9 @@ def _device(device):
     for d in devices:
         if not _is_int(d):
             raise TypeError(f"device must be an int (a CUDA device index) or a list of them, "
-                            f"got {device!r}")
-        if d < 0:
-            raise ValueError(f"device must be at least 0, got {d}")
+                            f"got {_shown(device)}")
+        if not 0 <= d <= MAX_DEVICE:
+            raise ValueError(f"device must be in 0..{MAX_DEVICE}, got {d}")
     return tuple(int(d) for d in devices)
 
 

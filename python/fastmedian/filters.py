@@ -72,7 +72,8 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     mode: "median" writes the median itself (the background); "subtract" writes frame - median +
         offset: for uint8/uint16 the offset rounded to the nearest integer (halves away from
         zero) and the result clipped to the type; for float32 (frame - median) + float32(offset).
-    offset: added in mode "subtract"; finite, at most 1e9 in magnitude.
+    offset: added in mode "subtract"; finite, at most 1e9 in magnitude. Mode "median" takes only
+        0 (another value raises ValueError, as `fastmedian temporal` refuses --offset there).
     backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
     output: optional array of the stack's shape and dtype to write into (not overlapping the
         stack); it is returned.

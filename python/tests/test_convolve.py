@@ -356,6 +356,7 @@ def test_convolve_bad_arguments_name_the_parameter(image, kwargs, error, names):
     (IMAGE, {"sigma": float("nan")}, ValueError, "sigma"),
     (IMAGE, {"sigma": 128}, ValueError, "sigma"),
     (IMAGE, {"sigma": (1, 2, 3)}, ValueError, "sigma"),
+    (IMAGE, {"sigma": (1.5,)}, ValueError, "sigma for a 2D image"),  # as scipy
     (STACK, {"sigma": 2}, ValueError, r"sigma=\(0, 2, 2\)"),
     (STACK, {"sigma": (1, 2, 2)}, ValueError, "sigma"),
     (STACK, {"sigma": (2, 2)}, ValueError, "sigma"),

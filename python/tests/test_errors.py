@@ -26,6 +26,8 @@ STACK = np.zeros((2, 8, 9), np.float32)
     (IMAGE, {"size": True}, TypeError, "size"),
     (IMAGE, {"size": (3, 5)}, ValueError, "size"),
     (IMAGE, {"size": (1, 3, 3)}, ValueError, "size"),
+    (IMAGE, {"size": (3,)}, ValueError, "size for a 2D image must be k or (k, k)"),  # as scipy
+    (IMAGE, {"size": [3]}, ValueError, "size for a 2D image must be k or (k, k)"),
     (STACK, {"size": 3}, ValueError, "size=(1, 3, 3)"),
     (STACK, {"size": (1, 3)}, ValueError, "size"),
     (STACK, {"size": (3, 4, 3)}, ValueError, "size for the 3D median must have odd sides"),
@@ -52,8 +54,11 @@ STACK = np.zeros((2, 8, 9), np.float32)
     (IMAGE, {"size": 3, "backend": "gpu"}, ValueError, "backend"),
     (IMAGE, {"size": 3, "device": -1}, ValueError, "device"),
     (IMAGE, {"size": 3, "device": 0.5}, TypeError, "device"),
+    (IMAGE, {"size": 3, "device": 2**31}, ValueError, "device must be in 0..2147483647"),
+    (IMAGE, {"size": 3, "device": [0, 2**63]}, ValueError, "device must be in 0..2147483647"),
+    (STACK, {"size": (3, 3, 3), "device": 2**31}, ValueError, "device must be in 0..2147483647"),
     (IMAGE, {"size": 3, "device": []}, ValueError, "device must be a CUDA device index or a"),
-    (IMAGE, {"size": 3, "device": (0, -2)}, ValueError, "device must be at least 0, got -2"),
+    (IMAGE, {"size": 3, "device": (0, -2)}, ValueError, "device must be in 0..2147483647, got -2"),
     (IMAGE, {"size": 3, "device": [0, "1"]}, TypeError, "device"),
     (IMAGE, {"size": 3, "device": (1, 1)}, ValueError, "devices lists device 1 twice"),
     (STACK, {"size": (3, 3, 3), "device": (0, 1)}, ValueError,
@@ -140,6 +145,9 @@ MOVIE = np.zeros((6, 8, 9), np.uint16)
     (MOVIE, {"backend": "gpu"}, ValueError, "backend"),
     (MOVIE, {"device": -1}, ValueError, "device"),
     (MOVIE, {"device": "0"}, TypeError, "device"),
+    (MOVIE, {"device": 2**31}, ValueError, "device must be in 0..2147483647"),
+    (MOVIE, {"offset": 5}, ValueError, "offset applies only to mode 'subtract'"),  # as the CLI
+    (MOVIE, {"mode": "median", "offset": -0.5}, ValueError, "offset applies only to mode"),
     (MOVIE, {"output": [[[0]]]}, TypeError, "output"),
     (MOVIE, {"output": np.zeros((6, 8, 9), np.uint8)}, TypeError, "output"),
     (MOVIE, {"output": np.zeros((6, 9, 8), np.uint16)}, ValueError, "output"),
@@ -150,6 +158,45 @@ def test_temporal_bad_arguments_name_the_parameter(stack, kwargs, error, names):
     kwargs = {"window": 3, **kwargs}
     with pytest.raises(error, match=names):
         fastmedian.temporal_median(stack, **kwargs)
+
+
+BIG = np.arange(300 * 300, dtype=np.uint16).reshape(300, 300)
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: fastmedian.background(IMAGE, size=5, output=BIG), "output"),
+    (lambda: fastmedian.background(IMAGE, size=5, method=BIG), "method"),
+    (lambda: fastmedian.background(IMAGE, size=5, offset=BIG), "offset"),
+    (lambda: fastmedian.median_filter(IMAGE, size=BIG), "size"),
+    (lambda: fastmedian.median_filter(IMAGE, radius=BIG), "radius"),
+    (lambda: fastmedian.median_filter(STACK, radius=(1, BIG, 1)), "radius"),
+    (lambda: fastmedian.median_filter(IMAGE, size=3, mode=BIG), "mode"),
+    (lambda: fastmedian.median_filter(IMAGE, size=3, cval=BIG), "cval"),
+    (lambda: fastmedian.median_filter(IMAGE, size=3, backend=BIG), "backend"),
+    (lambda: fastmedian.median_filter(IMAGE, size=3, device=BIG), "device"),
+    (lambda: fastmedian.temporal_median(MOVIE, BIG), "window"),
+    (lambda: fastmedian.temporal_median(MOVIE, 3, mode=BIG), "mode"),
+    (lambda: fastmedian.temporal_median(MOVIE, 3, axis=BIG), "axis"),
+    (lambda: fastmedian.convolve(IMAGE, np.ones((3, 3)), normalize=BIG), "normalize"),
+    (lambda: fastmedian.convolve(IMAGE, np.ones((3, 3)), output_dtype=BIG), "output_dtype"),
+    (lambda: fastmedian.gaussian_filter(IMAGE, BIG), "sigma"),
+    (lambda: fastmedian.gaussian_filter(IMAGE, 1.0, truncate=BIG), "truncate"),
+])
+def test_an_array_in_the_wrong_place_is_named_not_printed(call, name):
+    """An image passed as another parameter: the error names the parameter and shows the
+    array's type and shape, not its values (a message of the whole array, or a long part of it,
+    hides the point)."""
+    with pytest.raises((TypeError, ValueError)) as e:
+        call()
+    message = str(e.value)
+    assert name in message and "ndarray of shape (300, 300) and dtype uint16" in message, message
+    assert len(message) < 300 and "[[" not in message and "array(" not in message, message
+
+
+def test_long_values_are_cut_short():
+    with pytest.raises(ValueError, match=r"got \(3, 3, 3, .*\.\.\. \(a tuple\)$") as e:
+        fastmedian.median_filter(STACK, size=(3,) * 1000)
+    assert len(str(e.value)) < 200
 
 
 def test_temporal_missing_cuda_device_raises_backend_unavailable():

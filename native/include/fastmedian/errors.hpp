@@ -14,6 +14,7 @@ enum class ErrorCode {
     backend_unavailable,  // the requested backend (or device) does not exist here
     device_error,      // the GPU failed (launch, copy, out of memory)
     io_error,          // reading or writing a file failed
+    cancelled,         // a CancelScope's flag was set while the call ran (cancel.hpp)
 };
 
 const char* error_code_name(ErrorCode code) noexcept;

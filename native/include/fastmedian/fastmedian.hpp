@@ -2,6 +2,7 @@
 #pragma once
 
 #include "fastmedian/background.hpp"
+#include "fastmedian/cancel.hpp"
 #include "fastmedian/convolve.hpp"
 #include "fastmedian/devices.hpp"
 #include "fastmedian/errors.hpp"

@@ -15,6 +15,7 @@ const char* error_code_name(ErrorCode code) noexcept {
         case ErrorCode::backend_unavailable: return "backend_unavailable";
         case ErrorCode::device_error: return "device_error";
         case ErrorCode::io_error: return "io_error";
+        case ErrorCode::cancelled: return "cancelled";
     }
     return "unknown";
 }

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/cancel.hpp"
 #include "fastmedian/errors.hpp"
 
 namespace fastmedian::detail {
@@ -35,22 +36,27 @@ int cpu_threads() {
 
 namespace {
 
-// One parallel_for call: its indices, and the workers still inside it.
+// One parallel_for call: its indices, its caller's cancel flag, and the workers still inside it.
 struct Job {
     Job(std::int64_t n, const std::function<void(std::int64_t)>& f, int helpers)
-        : count(n), body(&f), helpers_wanted(helpers) {}
+        : count(n), body(&f), cancel(cancel_flag()), helpers_wanted(helpers) {}
 
     std::int64_t count;
     const std::function<void(std::int64_t)>* body;
+    const std::atomic<bool>* cancel;
     int helpers_wanted;  // workers that may still join
     int helpers_inside = 0;
     std::atomic<std::int64_t> next{0};
     std::exception_ptr error;
     std::mutex error_mutex;
 
+    // Checks the caller's flag before each index; a worker takes it on while it helps, so
+    // that a parallel_for in the body checks it too.
     void work() {
+        const UseCancelFlag use(cancel);
         for (std::int64_t i = next++; i < count; i = next++) {
             try {
+                throw_if_cancelled();
                 (*body)(i);
             } catch (...) {
                 const std::lock_guard<std::mutex> lock(error_mutex);

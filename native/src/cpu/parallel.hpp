@@ -14,7 +14,8 @@ namespace fastmedian::detail {
 int cpu_threads();
 
 // Calls body(i) once for every i in [0, count), on up to `threads` threads (the caller's
-// included), handing out indices in order. Rethrows the first exception a call threw.
+// included), handing out indices in order. Rethrows the first exception a call threw. Throws
+// Error(cancelled) instead of starting an index once the caller's CancelScope flag is set.
 void parallel_for(std::int64_t count, int threads, const std::function<void(std::int64_t)>& body);
 
 }  // namespace fastmedian::detail

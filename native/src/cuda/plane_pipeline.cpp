@@ -14,6 +14,7 @@
 #include "cpu/stream_copy.hpp"
 #include "cuda/worker_pool.hpp"
 #include "border_index.cuh"
+#include "core/cancel.hpp"
 #include "fastmedian/errors.hpp"
 
 namespace fastmedian::detail {
@@ -248,14 +249,19 @@ void filter_host_planes(const ConstImageView& src, const ImageView& dst,
     // Each worker takes the next band (or plane) through its slot: staged in (pageable sources),
     // uploaded, filtered, downloaded, staged out (pageable destinations). The workers' bands
     // overlap.
+    // The workers run on the pools' threads, outside the caller's CancelScope: each takes the
+    // caller's flag and checks it before each item.
     std::atomic<std::int64_t> next{0};
     std::exception_ptr error;
     std::mutex error_mutex;
+    const std::atomic<bool>* const cancel = cancel_flag();
     auto work = [&](int d, int w) {
         Slot& s = (**leases[static_cast<std::size_t>(d)]).slots[static_cast<std::size_t>(w)];
+        const UseCancelFlag use(cancel);
         try {
             check(cudaSetDevice(devices[static_cast<std::size_t>(d)]), "cudaSetDevice");
             for (std::int64_t item = next++; item < items; item = next++) {
+                throw_if_cancelled();
                 const std::int64_t z0 = item / cut.bands * item_planes;
                 const Band band = band_of(cut, item % cut.bands, height, reach);
                 // On the device, plane after plane of the item, `band.rows` rows each.
