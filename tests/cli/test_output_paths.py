@@ -1,4 +1,4 @@
-"""What the CLI does with the output path (README, "Command line"): regular files are replaced
+"""What the CLI does with the output path (README; docs/cli.md): regular files are replaced
 whole, keeping their permissions; symbolic links are followed to the file they name; folders,
 devices, FIFOs and links to nothing are refused; a bad output is found before the input is
 read; a signal while the output is written leaves no temporary file."""

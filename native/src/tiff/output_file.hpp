@@ -1,7 +1,7 @@
 // Where a written TIFF goes: what an output path may name, and the temporary file beside it that
 // replaces it only once complete.
 //
-// The rules (README, "Command line"):
+// The rules (README; docs/cli.md):
 // - a regular file is replaced, keeping its permission bits and, where the process may set
 //   them, its owner and group; a new file gets the umask's permissions;
 // - a symbolic link is followed, to the file it names, which is replaced (the link stays);
