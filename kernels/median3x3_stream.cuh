@@ -3,8 +3,8 @@
 // loads overlap another's network. Through the library on the H200 it first ran 362-373 / 650 /
 // 853 Gpix/s at 2048^2 / 4096^2 / 8192^2 against the tiled kernel's (median_tiled.cuh) 348 /
 // 636 / 749, whose blocks stage to shared memory and then compute, in step
-// (bench/results/gpu-median-h200-2026-11-26-stream3.md); on the H100 now 530 / 872-880 / 1022
-// (bench/results/gpu-median-h100-2026-11-26-overlap.md).
+// (docs/notebook/gpu-median-h200-2026-11-26-stream3.md); on the H100 now 530 / 872-880 / 1022
+// (docs/notebook/gpu-median-h100-2026-11-26-overlap.md).
 //
 // A lane takes eight columns (one 8-byte load a row) and walks down a strip of rows
 // (stream_strips.cuh); its packed keys hold columns j and j + 4 (j = 0..3) in their two 16-bit

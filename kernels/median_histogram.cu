@@ -13,7 +13,7 @@ namespace {
 // histogram of their output by shared-memory atomics, then settle its median alike. Four lanes
 // to an output keep four times the warps resident for the same shared memory (the histograms
 // limit residency); u8 k=65 on the H100 went from 1.7 to 6.6 Gpix/s
-// (bench/results/background-h100-2026-11-23.md).
+// (docs/notebook/background-h100-2026-11-23.md).
 constexpr int kOutputs = 32;
 constexpr int kLanes = 4;
 constexpr int kThreads = kOutputs * kLanes;
@@ -300,7 +300,7 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_con
     // next row load before this row settles, so the row starts on keys at hand. u8 k = 65 on
     // the H100: 7.9 Gpix/s without, 8.7 with (16 keys), 8.5 with 8. This loop repeats slide()'s
     // on purpose: slide() taking the keys ahead compiled to fewer registers and ran slower
-    // (k = 65: 8.24 against 8.61; bench/results/exact-large-h100-2026-11-24b.md).
+    // (k = 65: 8.24 against 8.61; docs/notebook/exact-large-h100-2026-11-24b.md).
     constexpr int kAhead = 16;
     const int rx = w.radius_x, hh = w.half_height[0], full = (2 * rx + 1) / kLanes;
     const std::int64_t pitch = a.src_pitch;
@@ -462,7 +462,7 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
                     // over all the lanes: with whole columns, k = 65 gave one lane 3 to read and
                     // the others 2 (195 keys against 133 now). H100, 4096^2, k = 65: u16 noise
                     // 0.49 -> 0.64 Gpix/s, walk 0.23 -> 0.32, f32 ranks of the shared image
-                    // 1.30 -> 1.56 (bench/results/data-dependence-h100-2026-11-24.md).
+                    // 1.30 -> 1.56 (docs/notebook/data-dependence-h100-2026-11-24.md).
                     const int k = 2 * w.radius_x + 1, hh = w.half_height[0], whole = k / 32 * 32, left = k - whole;
                     for (int i = warp_lane; i < whole; i += 32) each_in_column(s, o + i, hh, y, add);
                     const int parts = left > 0 ? 32 / left : 0, part = left > 0 ? warp_lane / left : 0;
@@ -593,7 +593,7 @@ cudaError_t launch_median_histogram_u8(const PlanesArgs& a, const ColumnsWindow&
 // Windows 48 and wider take fine histograms of 512 bins: the median leaves a fine histogram
 // half as often as one of 256 bins (f32 ranks of the shared image, k = 65: on 4.2% of rows
 // against 8.1%). At k = 31 the 256-bin histograms keep more warps resident and run faster (H100,
-// 4096^2, u16 4.84 against 4.22 Gpix/s; bench/results/exact-large-h100-2026-11-24c.md).
+// 4096^2, u16 4.84 against 4.22 Gpix/s; docs/notebook/exact-large-h100-2026-11-24c.md).
 cudaError_t launch_median_histogram_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream,
                                         const std::uint32_t* ranked) {
     return 2 * w.radius_x + 1 >= 48 ? launch_u16<9>(a, w, stream, ranked) : launch_u16<8>(a, w, stream, ranked);

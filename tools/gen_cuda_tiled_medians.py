@@ -47,7 +47,7 @@ OUT = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "m
 # network; packed lanes take 8x4 there (4 blocks per SM: u8 +8%, u16 +6% over 4x4 at 6). The
 # tile's inputs are read from shared memory as needed. The min/max count does not predict the
 # large sizes, whose speed follows where ptxas puts their spills (H100, 4096^2, real images,
-# bench/results/tiles-h100-2026-11-24.md): 15x15 at 4x2 beat 5x2, 3x4, 4x3, 6x2 and 2x6; packed
+# docs/notebook/tiles-h100-2026-11-24.md): 15x15 at 4x2 beat 5x2, 3x4, 4x3, 6x2 and 2x6; packed
 # 21x21 at 2x4 ran u16 4.75 against 4.30 through the library, but the f32 kernel compiled beside
 # it then ran 4.32 against 4.64, so 21x21 keeps 4x2 until that is understood.
 PACKED_TILES = {3: (8, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
@@ -63,7 +63,7 @@ MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2)
 # have (8 would not fit). Its network is fetch-bound (ncu: 2.9 of 5.7 cycles between a warp's issues
 # waiting for an instruction at 4 warps), so each warp more an SM pays: H100, 4096^2, u16 / f32
 # 21x21 7.4 / 7.0 at 4 warps (quads kept between the jobs) and 7.15 / 6.6 at 2 warps, 2 blocks an
-# SM, against 10.05 / 9.4 at 6 (bench/results/gpu-median-h100-2026-11-26-groups.md).
+# SM, against 10.05 / 9.4 at 6 (docs/notebook/gpu-median-h100-2026-11-26-groups.md).
 WARPS = {21: 6}
 # Window sizes whose networks take sorted columns: the kernel first sorts, once for each warp's
 # TH output rows, the K - TH + 1 rows of every staged column that those rows' windows share
@@ -71,7 +71,7 @@ WARPS = {21: 6}
 # of its tile itself. Min/max per output, sorts included (each about 1/TH of a column's sort an
 # output), against the tile's own: 7x7 118 + 12 against 148, 9x9 194 + 19 against 232, 11x11
 # 278 + 31 against 348, 15x15 630 + 53 against 868, 21x21 1425 + 97 against 2007. H100, u8 /
-# u16 / f32 Gpix/s before and after (bench/results/gpu-median-h100-2026-11-26-sorted-columns.md):
+# u16 / f32 Gpix/s before and after (docs/notebook/gpu-median-h100-2026-11-26-sorted-columns.md):
 # 4096^2 9x9 109 / 111 / 71 -> 112 / 112 / 75, 11x11 66 / 65 / 47.5 -> 73 / 72 / 49.6, 15x15 27.5 /
 # 26.4 / 22.8 -> 36.4 / 35.9 / 30.5, u16 and f32 21x21 4.6 / 4.3 -> 6.2 / 5.2; 2048^2 7x7 149 /
 # 149 / 89 -> 162 / 157 / 94. 5x5 (59 + 6 against 69) ran 3-5% slower at 2048^2 and stays out.
@@ -88,7 +88,7 @@ SORTED_COLUMNS = ({7, 9, 11, 15, 21}, {7, 9, 15, 21})
 # 792 + 97 + 346 with octets, whose core merges hold fewer values at once: 80 bytes spilled, and
 # the speed no longer follows where the driver puts code and local memory (the spilling network
 # ran u16 5.4-6.3 after other kernels and 9.2-9.6 when the first of its process). H100, 4096^2,
-# u8 / u16 / f32 Gpix/s (bench/results/gpu-median-h100-2026-11-26-groups.md): 15x15 36.3 / 36.0 /
+# u8 / u16 / f32 Gpix/s (docs/notebook/gpu-median-h100-2026-11-26-groups.md): 15x15 36.3 / 36.0 /
 # 30.5 -> 38.5 / 37.9 / 32.4; 21x21 u16 / f32 5.7 / 5.1 -> 10.05 / 9.4 (6 warps). 32-bit lanes take
 # none: 15x15's blocks, 2 an SM, would not fit in shared memory with quads (157 KB a block), and
 # 21x21's octets ran f32 of fractions at 3.7 against 5.8 without (4 warps; their sort jobs serve
