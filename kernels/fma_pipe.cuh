@@ -1,6 +1,6 @@
 // Integer sums on the FMA pipe, to take work off the ALU pipe that runs every min/max of the
 // median networks (64 an SM a clock, whatever the flavour:
-// bench/results/minmax-throughput-h100-2026-11-24.md) while the FMA pipe, at the same rate for
+// docs/notebook/minmax-throughput-h100-2026-11-24.md) while the FMA pipe, at the same rate for
 // IMAD, has little but addresses to do. Where a compare-exchange's two outputs are both needed,
 // the max is a + b - min: exact for 32-bit keys (mod 2^32) and for each 16-bit half of packed
 // keys (each half's result lies in 0..65535, so no borrow or carry crosses the halves of the

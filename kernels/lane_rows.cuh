@@ -2,8 +2,8 @@
 // the image (pitches below 2^31): each address is the lane's column address, kept whole, plus
 // row * pitch in one multiply-add (IMAD.WIDE, on the FMA pipe), instead of 64-bit adds on the
 // ALU pipe that the min/max networks need; and stores predicated rather than branched around.
-// H100 4096^2: u8 3x3 792-798 -> 875-880 Gpix/s (253 -> 191 instructions a step), 5x5 u8 / u16
-// 390-392 / 370-371 -> 397-398 / 374, 7x7 f32 164 -> 171.
+// u8 3x3 went from 253 to 191 instructions a step and ran faster, 5x5 and f32 7x7 a little
+// (docs/notebook/gpu-median-h100-2026-11-26-overlap.md).
 #pragma once
 
 #include <cstdint>

@@ -15,15 +15,15 @@ namespace {
 
 // Blocks of one warp, 32 an SM (the most an SM holds), each 240 columns wide (lanes 1..30,
 // eight pixels a lane, one 8-byte load a row) and one strip of rows tall (the two strips
-// stream_strips.cuh gives a block, one after the other): 8 rows, the grid's last ones 4. Against
-// four pixels a lane and two strips, one in each half of the keys (H100, 2048^2 / 4096^2 /
-// 8192^2): 539 / 932 / 1041 -> 730-748 / 1175-1191 / 1243 Gpix/s, since a block's rows and its
-// words are half as many for as many pixels (that layout's loads and stores alone, without the
-// network, ran 1143 at 4096^2). Measured with four pixels a lane and not kept (H100 4096^2):
-// blocks that loop over strips, one wave of them, 480 against 910; the last wave's blocks
-// triggering the next launch early, with or without an L2 prefetch of their first rows,
-// 643-814; a block's rows all copied to shared memory at its start (cp.async), 855 against 929;
-// 2-warp blocks of 48 or 40 registers (spilling), 729 / 531.
+// stream_strips.cuh gives a block, one after the other): 8 rows, the grid's last ones 4. Faster
+// at 2048^2 to 8192^2 than four pixels a lane and two strips, one in each half of the keys,
+// since a block's rows and its words are half as many for as many pixels (that layout's loads
+// and stores alone, without the network, ran well below the identity kernel). Measured with four
+// pixels a lane and not kept, all slower: blocks that loop over strips, one wave of them; the
+// last wave's blocks triggering the next launch early, with or without an L2 prefetch of their
+// first rows; a block's rows all copied to shared memory at its start (cp.async); 2-warp blocks
+// of 48 or 40 registers (spilling) (docs/notebook/gpu-median-h100-2026-11-27-fma.md,
+// docs/notebook/gpu-median-h100-2026-11-27-lanes8.md).
 struct Window3 {
     static constexpr int kBlockCols = 240, kMinBlocks = 32, kMinStrip = 4, kLastStrip = 2, kLongStrip = 6;
 };
@@ -45,8 +45,8 @@ struct Sorted3 {
 
 // {v, p, q} sorted, s = p + q: the low and high by three-input min/max, the middle the sum less
 // those two, on the FMA pipe (fma_pipe.cuh). Against sorting the shared pair once and inserting
-// each row's third (10 min/max two rows): H100 4096^2 873 -> 906 Gpix/s, 910 with the medians'
-// sums below.
+// each row's third (10 min/max two rows): faster, and a little more with the medians' sums
+// below (docs/notebook/gpu-median-h100-2026-11-27-fma.md).
 __device__ __forceinline__ Sorted3 sort3(std::uint32_t v, std::uint32_t p, std::uint32_t q, std::uint32_t s,
                                          const FmaOnes& k) {
     const std::uint32_t l = __vimin3_u16x2(v, p, q), h = __vimax3_u16x2(v, p, q);
@@ -147,8 +147,9 @@ __global__ void __launch_bounds__(32, Window3::kMinBlocks)
     const bool stores = lane >= 1 && lane <= 30 && x < a.width;
     const bool store_whole = stores && x + 8 <= a.width;
     const LaneRows src(plane + column, a.src_pitch), dst(out_plane + x, a.dst_pitch);
-    // Blocks whose rows and lanes all lie in the image test nothing: code of their own (4096^2:
-    // 1086 -> 1175-1191 Gpix/s against all blocks testing and fixing their edges).
+    // Blocks whose rows and lanes all lie in the image test nothing: code of their own, faster
+    // than all blocks testing and fixing their edges
+    // (docs/notebook/gpu-median-h100-2026-11-27-lanes8.md).
     const bool inside = y0 >= 1 && y0 + rows + 1 <= a.height && !side_block && lane_rows_serve(a);
     auto run = [&](auto is_inside) {
         constexpr bool kInside = decltype(is_inside)::value;

@@ -8,9 +8,9 @@ namespace fastmedian::kernels::stream {
 namespace {
 
 // Blocks of one warp, 16 an SM (111-128 registers; fewer would spill: 4-warp blocks 5 an SM
-// ran 3-8% slower); strips of at least 8 rows, the last ones 4. H100, 4096^2, u8 / u16 / f32:
-// 378 / 358 / 296 against 367 / 346 / 293 for 4-warp blocks 4 an SM and 365 / 345 / 294 for
-// 2-warp blocks 8 an SM; strips 6 to 12 and last strips 2 to 6 within 2%.
+// ran slower); strips of at least 8 rows, the last ones 4. One-warp blocks ran faster than
+// 4-warp blocks 4 an SM and 2-warp blocks 8 an SM; other strip heights ran about the same
+// (docs/notebook/gpu-median-h100-2026-11-26-stream.md).
 struct Window5 {
     static constexpr int kSize = 5;
     static constexpr int kWarps = 1, kMinBlocks = 16, kMinStrip = 8, kLastStrip = 4, kLongStrip = 8;

@@ -8,9 +8,9 @@ namespace fastmedian::kernels::stream {
 namespace {
 
 // Blocks of one warp, 10 an SM (168 registers, a few bytes spilled; 8 an SM without spills
-// ran u8 / u16 5% slower, f32 4% faster); strips of at least 16 rows, the last ones 8, since
-// each strip loads 6 rows more than it outputs (H100, 4096^2, against strips of 12 and last 4:
-// u8 188.6 -> 191.7, u16 184.7 -> 185.1, f32 155.8 -> 161.0; 4-warp blocks 3 an SM: 183, 179).
+// ran u8 / u16 slower, f32 faster); strips of at least 16 rows, the last ones 8, since each
+// strip loads 6 rows more than it outputs: faster than strips of 12 and last 4, and than 4-warp
+// blocks 3 an SM (docs/notebook/gpu-median-h100-2026-11-26-stream.md).
 struct Window7 {
     static constexpr int kSize = 7;
     static constexpr int kWarps = 1, kMinBlocks = 10, kMinStrip = 16, kLastStrip = 8, kLongStrip = 16;

@@ -78,7 +78,7 @@ struct ColumnCursor {
 // one removal and one addition per row, the median bin tracked from the last row's. 8-bit
 // counts for windows of up to 255 keys keep 4x more threads resident than 32-bit ones would.
 // (Four lanes share a bank here; giving each lane words of its own cost more in addressing
-// than it saved: u8 k = 65 went from 49 to 46 Gpix/s.)
+// than it saved: docs/notebook/separable-h100-2026-11-23.md.)
 template <class Count>
 struct HistogramWindow {
     Count* h;  // bin b at h[b * step]
@@ -125,8 +125,8 @@ __device__ __forceinline__ void shift(Key* s, int step, int to, int n) {
 // s[i * step]). A row finds the leaving key by bisection and moves the keys between it and the
 // entering key's place one over, about k / 3 on noise and fewer on images; the median is key
 // r. (The thread used to keep the median and the counts below and at it, and rescan the
-// window whenever the median moved past its ties: 7.1 and 4.5 Gpix/s for u16 and f32 at
-// k = 65 on the H100, against 18.2 and 20.9.)
+// window whenever the median moved past its ties: much slower for u16 and f32;
+// docs/notebook/separable-h100-2026-11-23.md.)
 template <class Key>
 struct SortedWindow {
     Key* s;
@@ -382,8 +382,8 @@ cudaError_t launch_bands(Kernel kernel, int threads, int block_columns, std::siz
 // median_columns with a Window per thread: blocks of 128 threads, fewer where their windows
 // would take more than kMaxSortedShared (k = 1023 f32 takes 32), and bands of rows long enough
 // that the grid fills the GPU once, for each band starts by building its windows: a second,
-// part-filled wave of blocks cost u8 k = 65 a fifth of its time on the H100 (1024 blocks of
-// 128-row bands, 924 resident).
+// part-filled wave of blocks cost u8 k = 65 a large share of its time (1024 blocks of 128-row
+// bands, 924 resident; docs/notebook/separable-h100-2026-11-23.md).
 template <class T, class Window>
 cudaError_t launch_columns(const LineArgs& a, cudaStream_t stream) {
     const std::size_t window_bytes = Window::bytes(a.radius);
@@ -414,8 +414,9 @@ cudaError_t launch_tiled(const LineArgs& a, cudaStream_t stream) {
 }
 
 // The smallest network serving k (k >= its tile - 1). 32-output tiles hold about 115 keys
-// live: 3 blocks an SM for 32-bit keys (168 registers) ran f32 k = 65 at 60 Gpix/s on the H100
-// against 57 with 2; packed u16 pairs spilled a little at 3 and ran 2 at 148 against 131-146.
+// live: 3 blocks an SM for 32-bit keys (168 registers) ran faster than 2; packed u16 pairs
+// spilled a little at 3 and run 2, which was faster
+// (docs/notebook/separable-h100-2026-11-24b.md).
 template <class T, class L>
 cudaError_t launch_tiles(const LineArgs& a, int k, cudaStream_t stream) {
     constexpr int wide = L::kCols == 1 ? 3 : 2;
@@ -436,9 +437,9 @@ bool pairs_fit(const LineArgs& a) {
            reinterpret_cast<std::uintptr_t>(a.src) % (2 * sizeof(T)) == 0;
 }
 
-// Tiles for k <= 129; u8 takes them up to 65 where its columns pair up (H100, 4096^2, k = 65:
-// 118 Gpix/s against 64 for its histograms; k = 129: 62 against 71). Past that, u8 histograms
-// and u16 / f32 sorted windows.
+// Tiles for k <= 129; u8 takes them up to 65 where its columns pair up: faster than its
+// histograms at k = 65, slower at 129 (docs/notebook/separable-h100-2026-11-24b.md). Past that,
+// u8 histograms and u16 / f32 sorted windows.
 template <class T>
 cudaError_t launch_columns_of(const LineArgs& a, cudaStream_t stream) {
     const int k = 2 * a.radius + 1;

@@ -12,8 +12,8 @@ namespace {
 // output split the window's columns (lane p takes columns p, p + 4, ...) and update the one
 // histogram of their output by shared-memory atomics, then settle its median alike. Four lanes
 // to an output keep four times the warps resident for the same shared memory (the histograms
-// limit residency); u8 k=65 on the H100 went from 1.7 to 6.6 Gpix/s
-// (bench/results/background-h100-2026-11-23.md).
+// limit residency); u8 k = 65 ran several times as fast
+// (docs/notebook/background-h100-2026-11-23.md).
 constexpr int kOutputs = 32;
 constexpr int kLanes = 4;
 constexpr int kThreads = kOutputs * kLanes;
@@ -297,10 +297,10 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_con
     settle(h, w.rank, m, below);
     out.put(m);
     // Squares in blocks inside the image, rows of the image: a lane's first kAhead keys of the
-    // next row load before this row settles, so the row starts on keys at hand. u8 k = 65 on
-    // the H100: 7.9 Gpix/s without, 8.7 with (16 keys), 8.5 with 8. This loop repeats slide()'s
+    // next row load before this row settles, so the row starts on keys at hand: faster than
+    // none or 8 (docs/notebook/exact-large-h100-2026-11-24.md). This loop repeats slide()'s
     // on purpose: slide() taking the keys ahead compiled to fewer registers and ran slower
-    // (k = 65: 8.24 against 8.61; bench/results/exact-large-h100-2026-11-24b.md).
+    // (docs/notebook/exact-large-h100-2026-11-24b.md).
     constexpr int kAhead = 16;
     const int rx = w.radius_x, hh = w.half_height[0], full = (2 * rx + 1) / kLanes;
     const std::int64_t pitch = a.src_pitch;
@@ -402,8 +402,8 @@ __device__ __forceinline__ Found find_rank(const Bins& h, int t) {
 // updating it for every key cost two more shared atomics a key, on a few words shared by the
 // output's four lanes (ranks of 1712 values fill 4 coarse bins of 512).
 // A rebuild reads the whole window, so the whole warp does it, each output's in turn (one
-// output's four lanes alone would hold the warp up eight times as long: u16 k=65 went from
-// 0.27 to 0.43 Gpix/s, floats through ranks from 0.63 to 0.81).
+// output's four lanes alone would hold the warp up eight times as long; measured in
+// docs/notebook/large-windows-h100-2026-11-23.md).
 // Keys that are dense ranks (median_ranks.cuh) come with `ranked`: {distinct values, the
 // constant border's rank}.
 template <bool kSquare, int kFineBits>
@@ -460,9 +460,9 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
                 if constexpr (kSquare) {
                     // A column a lane, and the k % 32 columns left over split into parts of rows
                     // over all the lanes: with whole columns, k = 65 gave one lane 3 to read and
-                    // the others 2 (195 keys against 133 now). H100, 4096^2, k = 65: u16 noise
-                    // 0.49 -> 0.64 Gpix/s, walk 0.23 -> 0.32, f32 ranks of the shared image
-                    // 1.30 -> 1.56 (bench/results/data-dependence-h100-2026-11-24.md).
+                    // the others 2 (195 keys against 133 now). Faster on noise, random walks
+                    // and the f32 ranks of the shared image
+                    // (docs/notebook/data-dependence-h100-2026-11-24.md).
                     const int k = 2 * w.radius_x + 1, hh = w.half_height[0], whole = k / 32 * 32, left = k - whole;
                     for (int i = warp_lane; i < whole; i += 32) each_in_column(s, o + i, hh, y, add);
                     const int parts = left > 0 ? 32 / left : 0, part = left > 0 ? warp_lane / left : 0;
@@ -553,9 +553,9 @@ bool square(const ColumnsWindow& w) {
 
 // Rows a band: each band starts by building its first windows, and more, shorter bands spread
 // better over the SMs. Squares build them from the columns their outputs share
-// (first_windows(): about 2k keys a lane) and take 96 rows at every k (H100, 4096^2, u8
-// k = 255: bands of 256 rows 2.03 Gpix/s, of 96 rows 2.49; u16 k = 65: 384 rows 3.60, 96
-// rows 4.18). Other windows build each output's whole window (k^2 / 4 keys a lane, as many as
+// (first_windows(): about 2k keys a lane) and take 96 rows at every k, which measured faster
+// than longer bands (docs/notebook/exact-large-h100-2026-11-24c.md). Other windows build each
+// output's whole window (k^2 / 4 keys a lane, as many as
 // k / 2 rows' slides): multiples of 32 rows, at least k (a last band of one row would cost a
 // whole first window).
 int band_rows(const ColumnsWindow& w) {
@@ -592,8 +592,8 @@ cudaError_t launch_median_histogram_u8(const PlanesArgs& a, const ColumnsWindow&
 
 // Windows 48 and wider take fine histograms of 512 bins: the median leaves a fine histogram
 // half as often as one of 256 bins (f32 ranks of the shared image, k = 65: on 4.2% of rows
-// against 8.1%). At k = 31 the 256-bin histograms keep more warps resident and run faster (H100,
-// 4096^2, u16 4.84 against 4.22 Gpix/s; bench/results/exact-large-h100-2026-11-24c.md).
+// against 8.1%). At k = 31 the 256-bin histograms keep more warps resident and run faster
+// (docs/notebook/exact-large-h100-2026-11-24c.md).
 cudaError_t launch_median_histogram_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream,
                                         const std::uint32_t* ranked) {
     return 2 * w.radius_x + 1 >= 48 ? launch_u16<9>(a, w, stream, ranked) : launch_u16<8>(a, w, stream, ranked);

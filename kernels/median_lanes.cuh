@@ -53,18 +53,18 @@ struct PackedLanes {
     __device__ static std::uint32_t hi3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
         return __vimax3_u16x2(a, b, c);
     }
-    // On the FMA pipe: 4096^2 H100, where the networks give it half their exchanges, 9x9 u8 / u16
-    // 113 -> 127 / 132 Gpix/s, 15x15 38.6 / 38.0 -> 42.0 / 41.3, stream 5x5 401 / 371 -> 409 / 375.
-    // The 32-bit lanes keep the ALU: measured only with every network summing, where f32 11x11
-    // and 21x21 fell 50 -> 36 and 9.4 -> 8.0 (as u16 did), they were not tried alone.
+    // On the FMA pipe where the networks give it half their exchanges: 9x9, 15x15 and the
+    // streaming 5x5 ran faster (docs/notebook/gpu-median-h100-2026-11-27-fma.md). The 32-bit
+    // lanes keep the ALU: measured only with every network summing, where f32 11x11 and 21x21
+    // fell (as u16 did), they were not tried alone (docs/notebook/gpu-notes.md).
     __device__ static std::uint32_t hi_given_lo(std::uint32_t a, std::uint32_t b, std::uint32_t lo) {
         return other_of(a, b, lo);
     }
 };
 
 // Packed lanes with every max on the ALU: the f32 squares' packed launch on whole numbers
-// (median_tiled_kernel.cuh). With maxes on the FMA pipe there, H100 4096^2 f32 9x9 ran 76 -> 56
-// Gpix/s (u16 113 -> 133) and 15x15 32.7 -> 34.2.
+// (median_tiled_kernel.cuh). With maxes on the FMA pipe there, f32 9x9 ran much slower (while
+// u16 gained) and 15x15 a little faster (docs/notebook/gpu-median-h100-2026-11-27-fma.md).
 struct PackedAluLanes : PackedLanes {
     __device__ static std::uint32_t hi_given_lo(std::uint32_t a, std::uint32_t b, std::uint32_t) { return hi(a, b); }
 };

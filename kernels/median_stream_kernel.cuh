@@ -357,12 +357,11 @@ median_stream(const __grid_constant__ PlanesArgs a, Strips strips) {
     constexpr int R = Win::kSize / 2;
     // The grid's first row of blocks takes the plane's last strips: their rows reach past the
     // bottom, through the border (Reach::any, several times as slow), so they start first and
-    // end within the grid rather than after it. With the edge lanes of LaneWord, H100 4096^2:
-    // u8 / u16 / f32 5x5 406 / 375 / 303 -> 472 / 441 / 315 Gpix/s, 7x7 195 / 192 / 173 -> 220 /
-    // 213 / 177 (against side lanes that gathered their pixels). The edge lanes alone gave u8 /
-    // u16 5x5 429 / 385: ncu showed the SMs idle for the last of the grid (active 76% of its
-    // time, 83% without the edge lanes' picks), waiting on those slow last rows. This order
-    // alone changed nothing; the 3x3 (median3x3_stream.cu) lost 1% with it and keeps its own.
+    // end within the grid rather than after it. With the edge lanes of LaneWord, faster at 5x5
+    // and 7x7 for every type than side lanes that gathered their pixels. The edge lanes alone
+    // gained less: ncu showed the SMs idle for the last of the grid, waiting on those slow last
+    // rows. This order alone changed nothing; the 3x3 (median3x3_stream.cu) lost a little with
+    // it and keeps its own (docs/notebook/gpu-median-h100-2026-11-27-edges.md).
     const int by = blockIdx.y == 0 ? strips.rows - 1 : blockIdx.y - 1;
     const int n = strips.rows_of(by), ya = strips.first_row(by);
     const int x = (blockIdx.x * Win::kWarps + (threadIdx.x >> 5)) * kWarpCols - 4;  // lane 0's word

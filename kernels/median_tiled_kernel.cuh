@@ -24,8 +24,9 @@ namespace fastmedian::kernels::tiled {
 // signed integers (SignedLanes), OrderKey's with the top bit flipped, so that a float in
 // +0..+Inf is its own key, and a thread of the 2D kernel whose values all are (most microscopy
 // images) converts nothing either way. The ALU pipe, which conversion shares with min/max,
-// limits f32; H100, 4096^2, against OrderKey's keys converted in three instructions each way:
-// f32 3x3 +20%, 5x5 +12%, 7x7 +6.5% (+20%, +10%, +6% with a third negative), 9x9 and 11x11 -1%.
+// limits f32: faster than OrderKey's keys converted in three instructions each way at 3x3 to
+// 7x7, even with a third of the values negative, and about the same from 9x9
+// (docs/notebook/gpu-median-h100-2026-11-24-signed-keys.md).
 template <class T> struct TileKey : OrderKey<T> {
     using Lanes = PackedLanes;
     __device__ static std::uint32_t from_order_key(std::uint32_t key) { return key; }
@@ -229,10 +230,10 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
                 sx[j][h] = static_cast<int>(
                     border_index(left + lane + 32 * j + h * kHalfW, a.width, a.border));
     }
-    // Where it measured faster (H100, 4096^2: u8 5x5 +4%, 7x7 +3%; f32 3x3 +2%, 5x5 +6%, 7x7
-    // +4%; u16 5x5 and 7x7 even; but u8 3x3 -2%, u16 9x9 and 11x11 -4%), interior blocks of
-    // aligned images stage (row, vector) tasks spread evenly over the block's threads instead,
-    // so that no warp steps once more for the few vectors of a row past its 32 lanes.
+    // Where it measured faster (u8 5x5 and 7x7, f32 3x3 to 7x7; u16 5x5 and 7x7 even; not u8
+    // 3x3, u16 9x9 and 11x11: docs/notebook/gpu-median-h100-2026-11-24-tasks.md), interior
+    // blocks of aligned images stage (row, vector) tasks spread evenly over the block's threads
+    // instead, so that no warp steps once more for the few vectors of a row past its 32 lanes.
     constexpr bool kByTasks = K == 5 || K == 7 || (K == 3 && L::kCols == 1);
     // A pixel's key, and the constant's.
     auto to_key = [&](T v) -> std::uint32_t {

@@ -3,9 +3,9 @@
 // end, before its writes are flushed, so that back-to-back calls (a stack's planes, one filter
 // after another) pay less of the launch between them. A kernel launched so must call
 // wait_for_previous_grid() before it touches global memory. Elsewhere, or launched plainly, it
-// is a no-op. H200, 4096^2 back-to-back medians: u8 3x3 671 -> 705, 5x5 382 -> 394 Gpix/s; the
-// previous kernel's early trigger (griddepcontrol.launch_dependents at its blocks' start) gave
-// 646 and 391: the next grid's blocks then all start at once.
+// is a no-op. Back-to-back medians ran faster so; the previous kernel's early trigger
+// (griddepcontrol.launch_dependents at its blocks' start) did not help: the next grid's blocks
+// then all start at once (docs/notebook/gpu-median-h100-2026-11-26-overlap.md).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -19,13 +19,12 @@ namespace fastmedian::kernels::stream {
 
 constexpr int kWarpCols = 4 * 30;  // output columns of a warp of median_stream_kernel.cuh
 constexpr int kWaves = 8;          // waves of blocks the grid aims at
-// The grid's last 20% of rows of blocks in shorter strips: H100, 4096^2, 5x5 against strips of
-// 8 rows throughout: u8 351.6 -> 369.3, u16 325.8 -> 347.2; 7x7 (strips of 16, last 8) u16
-// 170.4 -> 185.1, f32 154.4 -> 161.0; u8 3x3 (strips of 4, last 2) 766 -> 796.
+// The grid's last 20% of rows of blocks in shorter strips, faster at 5x5, 7x7 and u8 3x3 than
+// one strip height throughout (docs/notebook/gpu-median-h100-2026-11-26-overlap.md).
 constexpr float kLastShare = 0.2f;
 // Waves of blocks a grid keeps where its first strips are lengthened (Win::kLongStrip): u8 3x3
-// strips of 6 rather than 4 rows at 4096^2 (3.9 waves) on the H100, 908 -> 927 Gpix/s; at
-// 2048^2, one wave so, 537 -> 448.
+// strips of 6 rather than 4 rows ran faster at 4096^2 (3.9 waves) and slower at 2048^2, one
+// wave so (docs/notebook/gpu-median-h100-2026-11-27-fma.md).
 constexpr int kLongWaves = 3;
 
 struct Strips {

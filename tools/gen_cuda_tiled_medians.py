@@ -46,38 +46,37 @@ OUT = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "generated" / "m
 # at 4x2); for 3x3 the 4x4 tile amortises the staging, which costs more there than the
 # network; packed lanes take 8x4 there (4 blocks per SM: u8 +8%, u16 +6% over 4x4 at 6). The
 # tile's inputs are read from shared memory as needed. The min/max count does not predict the
-# large sizes, whose speed follows where ptxas puts their spills (H100, 4096^2, real images,
-# bench/results/tiles-h100-2026-11-24.md): 15x15 at 4x2 beat 5x2, 3x4, 4x3, 6x2 and 2x6; packed
-# 21x21 at 2x4 ran u16 4.75 against 4.30 through the library, but the f32 kernel compiled beside
-# it then ran 4.32 against 4.64, so 21x21 keeps 4x2 until that is understood.
+# large sizes, whose speed follows where ptxas puts their spills
+# (docs/notebook/tiles-h100-2026-11-24.md): 15x15 at 4x2 beat 5x2, 3x4, 4x3, 6x2 and 2x6; packed
+# 21x21 at 2x4 ran u16 faster through the library, but the f32 kernel compiled beside it then
+# ran slower, so 21x21 keeps 4x2 until that is understood.
 PACKED_TILES = {3: (8, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
 SCALAR_TILES = {3: (4, 4), 5: (4, 2), 7: (4, 2), 9: (8, 2), 11: (8, 2), 15: (4, 2), 21: (4, 2)}
 # Window size -> blocks per SM the kernel is compiled for (__launch_bounds__), for packed and
-# for 32-bit lanes, measured on the H100 (4096^2): the fewer registers this leaves cost a few
-# spilled bytes and paid in occupancy up to 9x9 (7x7 at 4 blocks: +12% u8, +17% u16, +19% f32;
-# 9x9 at 2: +12% / +15% / +23%) and for f32 at 11x11 and 15x15 (2: +20%, +10%). Packed
-# 11x11 and 15x15 need their registers (2 blocks: -44%, -23%); so does 21x21.
+# for 32-bit lanes, as measured (docs/notebook/gpu-median-h100-2026-11-24-blocks.md): the fewer
+# registers this leaves cost a few spilled bytes and paid in occupancy up to 9x9 and for f32 at
+# 11x11 and 15x15. Packed 11x11 and 15x15 need their registers (much slower at 2 blocks); so
+# does 21x21.
 MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2), 21: (1, 1)}
 # Window size -> warps of a block (stacked vertically), where not 8: 21x21's octets take 127.5 KB of
 # shared memory a block at 6 warps, with its sorted columns and tile 222.5 of the 227 KB a block may
 # have (8 would not fit). Its network is fetch-bound (ncu: 2.9 of 5.7 cycles between a warp's issues
-# waiting for an instruction at 4 warps), so each warp more an SM pays: H100, 4096^2, u16 / f32
-# 21x21 7.4 / 7.0 at 4 warps (quads kept between the jobs) and 7.15 / 6.6 at 2 warps, 2 blocks an
-# SM, against 10.05 / 9.4 at 6 (bench/results/gpu-median-h100-2026-11-26-groups.md).
+# waiting for an instruction at 4 warps), so each warp more an SM pays: 6 warps ran u16 / f32
+# 21x21 faster than 4 warps (quads kept between the jobs) and than 2 warps, 2 blocks an SM
+# (docs/notebook/gpu-median-h100-2026-11-26-groups.md).
 WARPS = {21: 6}
 # Window sizes whose networks take sorted columns: the kernel first sorts, once for each warp's
 # TH output rows, the K - TH + 1 rows of every staged column that those rows' windows share
 # (col(c, i): the i-th smallest), and the network merges those instead of sorting the columns
 # of its tile itself. Min/max per output, sorts included (each about 1/TH of a column's sort an
 # output), against the tile's own: 7x7 118 + 12 against 148, 9x9 194 + 19 against 232, 11x11
-# 278 + 31 against 348, 15x15 630 + 53 against 868, 21x21 1425 + 97 against 2007. H100, u8 /
-# u16 / f32 Gpix/s before and after (bench/results/gpu-median-h100-2026-11-26-sorted-columns.md):
-# 4096^2 9x9 109 / 111 / 71 -> 112 / 112 / 75, 11x11 66 / 65 / 47.5 -> 73 / 72 / 49.6, 15x15 27.5 /
-# 26.4 / 22.8 -> 36.4 / 35.9 / 30.5, u16 and f32 21x21 4.6 / 4.3 -> 6.2 / 5.2; 2048^2 7x7 149 /
-# 149 / 89 -> 162 / 157 / 94. 5x5 (59 + 6 against 69) ran 3-5% slower at 2048^2 and stays out.
+# 278 + 31 against 348, 15x15 630 + 53 against 868, 21x21 1425 + 97 against 2007. Faster with
+# them from 9x9 to 21x21 at 4096^2 and at 7x7 at 2048^2, most at 15x15 and 21x21
+# (docs/notebook/gpu-median-h100-2026-11-26-sorted-columns.md); 5x5 (59 + 6 against 69) ran a
+# little slower at 2048^2 and stays out.
 # For packed lanes (u8, u16, f32 of whole numbers) and for 32-bit lanes (f32): 11x11's 32-bit
 # blocks, 2 an SM, would not both fit in shared memory with their sorted columns (122 KB a
-# block), and 1 an SM ran 11% slower on fractions at 4096^2 (36.1 -> 32.1).
+# block), and 1 an SM ran slower on fractions.
 SORTED_COLUMNS = ({7, 9, 11, 15, 21}, {7, 9, 15, 21})
 # Window size -> the size of the column groups its network starts from (of SORTED_COLUMNS, 4 wide
 # tiles), for packed and 32-bit lanes. The kernel merges, once per warp, the sorted columns four by
@@ -87,12 +86,11 @@ SORTED_COLUMNS = ({7, 9, 11, 15, 21}, {7, 9, 15, 21})
 # 1425 + 97 -> 1022 + 97 + 114 with quads (which lost: spills grew from 1260 to 1952 bytes) and
 # 792 + 97 + 346 with octets, whose core merges hold fewer values at once: 80 bytes spilled, and
 # the speed no longer follows where the driver puts code and local memory (the spilling network
-# ran u16 5.4-6.3 after other kernels and 9.2-9.6 when the first of its process). H100, 4096^2,
-# u8 / u16 / f32 Gpix/s (bench/results/gpu-median-h100-2026-11-26-groups.md): 15x15 36.3 / 36.0 /
-# 30.5 -> 38.5 / 37.9 / 32.4; 21x21 u16 / f32 5.7 / 5.1 -> 10.05 / 9.4 (6 warps). 32-bit lanes take
+# ran much slower after other kernels than when the first of its process). Faster with groups
+# at 15x15 and 21x21 (docs/notebook/gpu-median-h100-2026-11-26-groups.md). 32-bit lanes take
 # none: 15x15's blocks, 2 an SM, would not fit in shared memory with quads (157 KB a block), and
-# 21x21's octets ran f32 of fractions at 3.7 against 5.8 without (4 warps; their sort jobs serve
-# half the outputs that packed lanes' do).
+# 21x21's octets ran f32 of fractions slower than without (4 warps; their sort jobs serve half
+# the outputs that packed lanes' do).
 GROUPS = ({15: 4, 21: 8}, {})
 # f32 squares from this size up try the packed networks on whole numbers 0..65535 first
 # (median_tiled_kernel.cuh, launch_whole_floats); the smallest packed block bounds the marks.
@@ -165,9 +163,9 @@ class Graph:
 
 # Of the exchanges whose min and max a device network both needs, the share whose max the packed
 # lanes compute as a + b - min on the FMA pipe (L::hi_given_lo, kernels/median_lanes.cuh), beside
-# the ALU pipe that runs every min/max. H100 4096^2 u8 / u16 at half of them: 9x9 113 -> 127 /
-# 132 Gpix/s, 15x15 38.6 / 38.0 -> 42.0 / 41.3; 11x11 73 / 72 -> 62 / 55 and u16 21x21 10.1 ->
-# 8.5 lost (more at two thirds, still 9.2 at a quarter), so those keep every min/max on the ALU.
+# the ALU pipe that runs every min/max. At half of them 9x9 and 15x15 ran faster; 11x11 and
+# u16 21x21 lost (more at two thirds, still at a quarter), so those keep every min/max on the
+# ALU (docs/notebook/gpu-median-h100-2026-11-27-fma.md).
 FMA_SHARES = {9: 0.5, 15: 0.5}
 
 

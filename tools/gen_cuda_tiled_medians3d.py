@@ -47,9 +47,9 @@ def imagej_ellipsoid(r):
 
 
 # Window name -> (offsets, tile (x, y, z) for packed u16x2 lanes, tile for 32-bit lanes),
-# chosen by measurement on the H100 (bench/results/median3d-h100-2026-11-23.md): box3 4x2x2
-# beat 2x2x2 by 14% and 2x2x4 by 23%; box5 2x2x2 (255 registers) beat 2x2x1, 2x1x2 and 1x2x2
-# (fewer registers, 16% more min/max) by 19-50%; ellipsoid2 2x1x2 beat 2x2x2 by 10-20%.
+# chosen by measurement (docs/notebook/median3d-h100-2026-11-23.md): box3 4x2x2 beat 2x2x2 and
+# 2x2x4; box5 2x2x2 (255 registers) beat 2x2x1, 2x1x2 and 1x2x2 (fewer registers, 16% more
+# min/max); ellipsoid2 2x1x2 beat 2x2x2.
 WINDOWS = {
     "box3": (box(3), (4, 2, 2), (4, 2, 2)),
     "box5": (box(5), (2, 2, 2), (2, 2, 2)),

@@ -2,8 +2,9 @@
 # The GPU benchmark, end to end on the GPU machine (device tool; carry bench/gpu/images, made
 # here by bench/gpu/prepare_images.py): builds the library and the benchmark there (the machine
 # has nvcc, CMake and NPP), runs ours + identity + NPP, then CuPy, and prints the merged table.
-# Arguments (--k 3,5 --runs N --size S) go to both ours and CuPy. bench.log and results.md
-# land in $OUT; the rest in /tmp/fastmedian-bench.
+# Arguments (--k 3,5 --runs N --size S) go to both ours and CuPy. bench.log, results.md and
+# the JSON (gpu-median.json, gpu-median-cupy.json: what bench/make_results.py reads, once copied
+# into bench/results/) land in $OUT; the rest in /tmp/fastmedian-bench.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/fastmedian-bench}
@@ -14,8 +15,8 @@ cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DFASTMEDIAN_TESTS
 cmake --build build-bench --target fastmedian_bench_gpu >>"$work/build.log" 2>&1 ||
   { tail -30 "$work/build.log"; exit 1; }
 grep -E "GPU benchmark" "$work/build.log" || true
-build-bench/bench/fastmedian_bench_gpu --images bench/gpu/images --json "$work/ours.json" "$@" \
+build-bench/bench/fastmedian_bench_gpu --images bench/gpu/images --json "$out/gpu-median.json" "$@" \
   | tee "$out/bench.log"
-python3 bench/gpu/cupy_peer.py --images bench/gpu/images --json "$work/cupy.json" "$@" >"$work/cupy.log" 2>&1 ||
-  { echo "CuPy peer failed:"; tail -5 "$work/cupy.log"; echo '[]' >"$work/cupy.json"; }
-python3 bench/gpu/report.py "$work/ours.json" "$work/cupy.json" | tee "$out/results.md"
+python3 bench/gpu/cupy_peer.py --images bench/gpu/images --json "$out/gpu-median-cupy.json" "$@" >"$work/cupy.log" 2>&1 ||
+  { echo "CuPy peer failed:"; tail -5 "$work/cupy.log"; echo '[]' >"$out/gpu-median-cupy.json"; }
+python3 bench/gpu/report.py "$out/gpu-median.json" "$out/gpu-median-cupy.json" | tee "$out/results.md"

@@ -2,7 +2,8 @@
 # The large-window benchmark on the GPU machine (device tool; carry bench/gpu/images): builds
 # the library and fastmedian_bench_background there, runs it (ours exact and separable,
 # identity, NPP), then CuPy's median_filter where it finishes in reasonable time (k 31 and 65
-# on a 1024^2 crop), and prints the table last. Logs in $OUT.
+# on a 1024^2 crop), and prints the table last. Logs and the JSON (background.json,
+# background-cupy.json: what bench/make_results.py reads, once copied into bench/results/) in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/fastmedian-background}
@@ -16,7 +17,7 @@ timeout 420 build-bench/bench/fastmedian_bench_background --images bench/gpu/ima
   --json "$out/background.json" "$@" >"$out/background.log" 2>&1
 status=$?
 echo "== CuPy median_filter, 1024^2 crop (mode nearest):" | tee "$out/cupy.log"
-timeout 90 python3 bench/gpu/cupy_peer.py --images bench/gpu/images --json "$work/cupy.json" \
+timeout 90 python3 bench/gpu/cupy_peer.py --images bench/gpu/images --json "$out/background-cupy.json" \
   --k 31,65 --size 1024 --runs 3 >>"$out/cupy.log" 2>&1 || echo "CuPy peer failed or timed out" >>"$out/cupy.log"
 cat "$out/cupy.log"
 grep -v "^  " "$out/background.log"

@@ -44,8 +44,8 @@ void on_device(int device, F&& f) {
 // Stream-ordered scratch comes from a memory pool of the library's own on each device, which
 // keeps what calls gave back, up to kPoolKeepBytes, for the next: the device's default pool
 // (the application's, not ours to tune) hands its memory back to the system at every
-// synchronisation, and mapping it afresh cost the separable smoother about 0.4 ms a call on
-// 4096^2 (as much as its kernels).
+// synchronisation, and mapping it afresh cost the separable smoother as much time as its
+// kernels (docs/notebook/separable-h100-2026-11-23.md).
 constexpr std::uint64_t kPoolKeepBytes = std::uint64_t{1} << 30;
 
 cudaMemPool_t scratch_pool(int device) {

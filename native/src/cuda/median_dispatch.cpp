@@ -37,13 +37,13 @@ kernels::ColumnsWindow columns_window(const Footprint& fp) {
     return w;
 }
 
-// Squares the tiled networks serve (H100, 4096^2): u8 to 15, u16 and f32 all of theirs, to 21.
-// At 21x21 the tiled network (u16 10.05 Gpix/s, the same for u8) loses to the sliding histograms'
-// 17.0 for u8 on the shared images (bench/results/gpu-median-h100-2026-11-26-groups.md). u16
-// 21x21 stays tiled: 10.05 on any data (5.7 before the octets, 4.1-6.0 before the sorted columns),
-// where the histograms' ranks ran 5.2 on the shared images but 0.22-0.48 on noise and random
-// walks, whose medians keep leaving their coarse bin (bench/results/pipeline-h100-2026-11-24-
-// median3d.md); f32 9.4 on whole numbers and 4.6 on fractions against 1.62.
+// Squares the tiled networks serve: u8 to 15, u16 and f32 all of theirs, to 21. At 21x21 the
+// tiled network loses for u8 to the sliding histograms on the shared images
+// (docs/notebook/gpu-median-h100-2026-11-26-groups.md). u16 21x21 stays tiled: the networks take
+// the same time on any data, where the histograms' ranks, a little faster on the shared images,
+// are many times slower on noise and random walks, whose medians keep leaving their coarse bin
+// (docs/notebook/pipeline-h100-2026-11-24-median3d.md); f32 21x21 is faster tiled on whole
+// numbers and on fractions alike. Current figures: bench/RESULTS.md.
 bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     const int k = 2 * fp.radius_y + 1;
     return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type != PixelType::u8 || k <= 15);
@@ -51,19 +51,13 @@ bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs
 
 // 5x5 and 7x7 squares the streaming kernels serve, sharing sorted columns between lanes: rows
 // of whole words, wide enough that a warp's 120 columns fit them well and the grid is several
-// waves. H100, streaming / tiled at 2048^2, 2560^2, 2896^2, 4096^2
-// (bench/results/gpu-median-h100-2026-11-26-stream.md):
-//   5x5: u8 0.91, 1.01, 1.12, 1.20; u16 0.92, 1.01, 1.18, 1.20; f32 of whole numbers 1.38,
-//        1.38, 1.47, 1.48 and with fractions 1.04, 1.05, 1.10, 1.20;
-//   7x7, against the tiled networks of sorted columns, at 2048^2, 2560^2, 3072^2, 3584^2, 4096^2
-//        (bench/results/gpu-median-h100-2026-11-26-sorted-columns.md): u8 0.65, 0.89, 0.93, 1.00,
-//        1.02; u16 0.70, 0.95, 0.91, 0.94, 1.01; f32 of whole numbers 1.05, 1.26, 1.17, 1.25, 1.28
-//        and with fractions 0.70, 0.90, 0.92, 0.98, 1.02.
-// Since the edge lanes and bottom strips first (bench/results/gpu-median-h100-2026-11-27-edges.md;
-// streaming / tiled at 2048^2, 2560^2, 3072^2, 3584^2): 5x5 u8 1.21, 1.33, 1.00, 1.00 (both
-// streaming from 2880 before), u16 1.13, 1.30; 7x7 u8 0.64, 1.03, 1.15, 1.18, u16 0.65, 1.01,
-// 1.09, 1.15, f32 of whole numbers 0.84, 1.10, 1.17 and with fractions 0.63, 0.82, 0.96. At
-// 2048^2 the 7x7 grid (strips of 16 rows, 10 blocks an SM) is less than one wave.
+// waves. The widths are where streaming measured faster than the tiled kernels, by type and
+// image width (docs/notebook/gpu-median-h100-2026-11-26-stream.md, and for 7x7 against the
+// tiled networks of sorted columns docs/notebook/gpu-median-h100-2026-11-26-sorted-columns.md);
+// measured again since the edge lanes and bottom strips first
+// (docs/notebook/gpu-median-h100-2026-11-27-edges.md, "Narrower images"). f32 7x7 keeps the
+// wider threshold because images with fractions lose below it. At 2048^2 the 7x7 grid (strips
+// of 16 rows, 10 blocks an SM) is less than one wave.
 bool stream_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     if (!fp.square() || !kernels::stream::serves(type, planes)) return false;
     const bool f32 = type == PixelType::f32;
@@ -92,8 +86,8 @@ enum class Path { stream3, stream, tiled, column_network, network, histogram_u8,
 
 Path median_path(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     // u8 3x3 on 8-byte aligned rows: streaming down strips in registers, faster than the tiled
-    // networks at 2048^2 to 8192^2 (+4%, +2%, +14% on the H200 with 4-byte words; the 8-byte
-    // lanes since, H100: 730-748 / 1175-1191 / 1243 Gpix/s).
+    // networks at 2048^2 to 8192^2 (docs/notebook/gpu-median-h200-2026-11-26-stream3.md; the
+    // 8-byte lanes since: docs/notebook/gpu-median-h100-2026-11-27-lanes8.md).
     if (fp.square() && fp.radius_y == 1 && type == PixelType::u8 && kernels::stream3::serves(planes))
         return Path::stream3;
     // 5x5 and 7x7 on rows of whole words (four pixels) wide enough: streaming down strips.
