@@ -1,7 +1,7 @@
 // Large-window median throughput: fastmedian's background (method exact, which is median2d,
 // and method separable, output background) on device-resident images tiled from the shared
 // images, beside the identity kernel and NPP's median in the same run, and the published 2D
-// wavelet matrix figures of ../shared/DESIGN.md (measured on the same machine kind).
+// wavelet matrix figures of docs/design.md (measured on the same machine kind).
 //
 //   fastmedian_bench_background --images bench/gpu/images [--size 4096] [--runs 7]
 //       [--k 31,65,129,255] [--types u8,u16,f32] [--methods exact,separable] [--npp 1] [--json FILE]
@@ -99,7 +99,7 @@ struct Row {
     bool exact;
 };
 
-// ../shared/DESIGN.md: the 2D wavelet matrix with construction (H100, 4096^2), Gpix/s.
+// docs/design.md: the 2D wavelet matrix with construction (H100, 4096^2), Gpix/s.
 const std::map<int, std::vector<double>> kWaveletMatrix = {
     {31, {1.5, 0.65, 0.32}}, {65, {1.5, 0.71, 0.32}}, {129, {1.5, 0.71, 0.31}}};
 

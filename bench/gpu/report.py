@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Merges the GPU benchmark's JSON files into one markdown table: ours beside the identity
 kernel, NPP, CuPy (all measured in the same device run), the published figures of
-../shared/DESIGN.md (Adams 2021, measured on the same machine kind), and issue 14's targets.
+docs/design.md (Adams 2021, measured on the same machine kind), and issue 14's targets.
 
     python3 bench/gpu/report.py ours.json cupy.json > results.md
 """
 import json
 import sys
 
-# ../shared/DESIGN.md, "Fastest published medians" (H100, 4096^2, Gpix/s): Adams 2021.
+# docs/design.md, "Fastest published medians" (H100, 4096^2, Gpix/s): Adams 2021.
 ADAMS = {3: (178, 176, 178), 5: (150, 162, 161), 7: (63, 69, 69), 11: (28, 25, 22),
          15: (12.9, 12.1, 12.4), 21: (4.0, 3.5, 3.2)}
 # Issue 14's targets (H100, device-resident, Gpix/s).

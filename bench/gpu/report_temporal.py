@@ -11,7 +11,7 @@ import json
 import pathlib
 import sys
 
-# ../shared/DESIGN.md, "Fastest published medians": CuPy's temporal median on the H100
+# docs/design.md, "Fastest published medians": CuPy's temporal median on the H100
 # (cupy.median over frames, one 2048x2048 u16 output frame), Gpix/s.
 CUPY_DESIGN = {9: 0.32, 50: 0.055, 500: 0.021}
 TARGET_GPU = {50: 20.0}  # u16, device-resident, Gpix/s
