@@ -1,7 +1,13 @@
 # Installs the build into a scratch prefix, then configures, builds and runs the consumer
-# project against it with find_package(fastmedian).
+# project against it with find_package(fastmedian), the README's C++ example included.
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
+file(READ ${README} readme)
+string(REGEX MATCH "```cpp\n([^`]*)```" example "${readme}")
+if(NOT example)
+  message(FATAL_ERROR "${README} has no ```cpp block")
+endif()
+file(WRITE ${WORK_DIR}/example/readme_example.inc "${CMAKE_MATCH_1}")
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
                 RESULT_VARIABLE rc)
 if(rc)
@@ -9,6 +15,7 @@ if(rc)
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
                         -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release
+                        -DREADME_EXAMPLE_DIR=${WORK_DIR}/example
                 RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "configuring the consumer failed: ${rc}")

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace fastmedian {
 
@@ -49,6 +50,22 @@ struct BasicImageView {
         return v;
     }
 
+    // A view of writable pixels serves where a read-only one is asked for (a filter's source),
+    // as a T* converts to a const T*: median2d(view(in.data(), ...), ...) of a std::vector.
+    template <class B = Byte, class = std::enable_if_t<!std::is_const_v<B>>>
+    operator BasicImageView<const B>() const {
+        BasicImageView<const B> c;
+        c.data = data;
+        c.type = type;
+        c.width = width;
+        c.height = height;
+        c.planes = planes;
+        c.row_stride = row_stride;
+        c.plane_stride = plane_stride;
+        c.memory = memory;
+        return c;
+    }
+
     Byte* plane(std::int64_t z) const { return data + z * plane_stride; }
     Byte* row(std::int64_t z, std::int64_t y) const { return plane(z) + y * row_stride; }
 };
@@ -67,17 +84,6 @@ ConstImageView view(const T* pixels, std::int64_t width, std::int64_t height,
     return ConstImageView::dense<T>(pixels, width, height, planes);
 }
 
-inline ConstImageView as_const(const ImageView& v) {
-    ConstImageView c;
-    c.data = v.data;
-    c.type = v.type;
-    c.width = v.width;
-    c.height = v.height;
-    c.planes = v.planes;
-    c.row_stride = v.row_stride;
-    c.plane_stride = v.plane_stride;
-    c.memory = v.memory;
-    return c;
-}
+inline ConstImageView as_const(const ImageView& v) { return v; }
 
 }  // namespace fastmedian
