@@ -8,6 +8,7 @@ import subprocess
 
 import numpy as np
 import pytest
+import tifffile
 
 
 @pytest.fixture(scope="session")
@@ -33,6 +34,15 @@ def fastmedian(cli):
         return subprocess.run([cli, *map(str, args)], capture_output=True, text=True,
                               timeout=300, **kwargs)
     return run
+
+
+@pytest.fixture
+def small_input(tmp_path):
+    """A 2-plane u8 stack in a directory of its own."""
+    img = np.arange(2 * 20 * 30, dtype=np.uint8).reshape(2, 20, 30)
+    path = tmp_path / "in.tif"
+    tifffile.imwrite(path, img, photometric="minisblack")
+    return path
 
 
 @pytest.fixture(scope="session")

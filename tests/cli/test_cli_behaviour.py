@@ -6,7 +6,6 @@ import pathlib
 import re
 import shutil
 
-import numpy as np
 import pytest
 import scipy.ndimage as ndi
 import tifffile
@@ -14,15 +13,6 @@ import tifffile
 from conftest import assert_one_line_error, assert_same_bits, listing, small_file_limit
 
 REPO_DATA = pathlib.Path(__file__).resolve().parents[2] / "data"
-
-
-@pytest.fixture
-def small_input(tmp_path):
-    """A 2-plane u8 stack in a directory of its own."""
-    img = np.arange(2 * 20 * 30, dtype=np.uint8).reshape(2, 20, 30)
-    path = tmp_path / "in.tif"
-    tifffile.imwrite(path, img, photometric="minisblack")
-    return path
 
 
 @pytest.mark.parametrize("spelling", ["same", "dot", "dotdot", "symlink", "hardlink"])

@@ -15,15 +15,6 @@ import tifffile
 from conftest import assert_one_line_error, listing
 
 
-@pytest.fixture
-def small_input(tmp_path):
-    """A 2-plane u8 stack in a directory of its own."""
-    img = np.arange(2 * 20 * 30, dtype=np.uint8).reshape(2, 20, 30)
-    path = tmp_path / "in.tif"
-    tifffile.imwrite(path, img, photometric="minisblack")
-    return path
-
-
 def test_device_output_is_refused_and_left_alone(fastmedian, small_input):
     d = small_input.parent
     try:
