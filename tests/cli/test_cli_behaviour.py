@@ -197,3 +197,13 @@ def test_help(fastmedian, args):
     assert r.stdout.startswith("usage:\n  fastmedian median IN.tif OUT.tif")
     for command in ("fastmedian info", "fastmedian demo", "--border", "--cval", "--backend"):
         assert command in r.stdout
+    # An example for every command that filters.
+    for command in ("median", "temporal", "background", "convolve"):
+        assert re.search(rf"\n      e\.g\. fastmedian {command} \S+\.tif \S+\.tif --", r.stdout), command
+
+
+def test_version(fastmedian):
+    r = fastmedian("--version")
+    assert r.returncode == 0 and r.stderr == ""
+    assert re.fullmatch(r"fastmedian \d+\.\d+\.\d+\n", r.stdout), r.stdout
+    assert_one_line_error(fastmedian("--version", "x"), 2, "--version takes nothing else")

@@ -28,3 +28,11 @@ execute_process(COMMAND ${WORK_DIR}/build/consumer RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "the consumer failed: ${rc}")
 endif()
+# The installed command runs and finds the installed library.
+if(EXISTS ${BUILD_DIR}/native/src/cli/fastmedian)
+  execute_process(COMMAND ${prefix}/bin/fastmedian --version RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out)
+  if(rc OR NOT out MATCHES "^fastmedian [0-9]+\\.[0-9]+\\.[0-9]+\n$")
+    message(FATAL_ERROR "the installed fastmedian --version failed: ${rc} '${out}'")
+  endif()
+endif()

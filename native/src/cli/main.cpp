@@ -7,7 +7,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "fastmedian/errors.hpp"
+#include "fastmedian/fastmedian.hpp"
 
 namespace fastmedian::cli {
 
@@ -29,6 +29,8 @@ const char* const kUsage = R"(usage:
       --devices LIST  CUDA devices to spread the pages over (2D only): indices (0,1) or all;
                       default: the first
       OUT.tif is written completely or not at all, and never over IN.tif.
+      e.g. fastmedian median stack.tif denoised.tif --radius 2      (ImageJ's Median, radius 2)
+           fastmedian median stack.tif denoised.tif --radius 2 --3d --zradius 1
   fastmedian temporal IN.tif OUT.tif --window N [options]
       Per-pixel median over N frames (the pages of IN.tif) for every frame, the window
       centred on it and shifted inward at the first and last frames; written to OUT.tif.
@@ -39,6 +41,7 @@ const char* const kUsage = R"(usage:
                       default 0, from -1e9 to 1e9
       --backend B     auto (default), cpu, cuda
       OUT.tif is written completely or not at all, and never over IN.tif.
+      e.g. fastmedian temporal movie.tif moving.tif --window 50 --mode subtract --offset 100
   fastmedian background IN.tif OUT.tif (--size K | --radius R) [options]
       Large-window median background of every page of IN.tif (uneven illumination,
       autofluorescence), subtracted from the page or written itself; to OUT.tif (same type).
@@ -56,6 +59,7 @@ const char* const kUsage = R"(usage:
       --devices LIST  CUDA devices to spread the pages over: indices (0,1) or all;
                       default: the first
       OUT.tif is written completely or not at all, and never over IN.tif.
+      e.g. fastmedian background stack.tif flat.tif --size 65 --offset 100
   fastmedian convolve IN.tif OUT.tif (--kernel MASK.txt | --gaussian SIGMA) [options]
       2D convolution of every page of IN.tif (true convolution, as scipy.ndimage.convolve),
       summed in float; written to OUT.tif in the input's type (clamped, then rounded to
@@ -74,8 +78,11 @@ const char* const kUsage = R"(usage:
       --devices LIST  CUDA devices to spread the pages over: indices (0,1) or all;
                       default: the first
       OUT.tif is written completely or not at all, and never over IN.tif.
+      e.g. fastmedian convolve stack.tif smooth.tif --gaussian 2
   fastmedian info
       Version, whether CUDA is compiled in, and the CUDA devices (or why there are none).
+  fastmedian --version
+      The version alone.
   fastmedian demo [--out PATH] [--backend B]
       5x5 median of the embryos image in the source tree's data/ folder (or in
       $FASTMEDIAN_DATA_DIR); writes PATH (default: fastmedian-demo.tif in $TMPDIR or /tmp).
@@ -92,6 +99,11 @@ int run(const std::vector<std::string>& words) {
     if (words.empty()) throw UsageError("no command given");
     const std::string& command = words[0];
     const std::vector<std::string> rest(words.begin() + 1, words.end());
+    if (command == "--version") {
+        if (!rest.empty()) throw UsageError("--version takes nothing else");
+        std::cout << "fastmedian " << version() << "\n";
+        return 0;
+    }
     // "help" as the command; --help or -h anywhere ("fastmedian median --help").
     const bool help = command == "help" ||
                       std::find(words.begin(), words.end(), "--help") != words.end() ||
