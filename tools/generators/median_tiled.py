@@ -2,9 +2,8 @@
 outputs at once (square windows 3 to 21), sharing the work that neighbouring outputs have in
 common, by hierarchical tiling (the idea of Sugy, SIGGRAPH 2025, after Adams 2021). One CUDA
 source per window size (squareK.cu: the network and the kernel's launch for it, so sizes compile
-in parallel), squares.cuh (what they export and the dispatch by size) and sources.cmake; and
-cpu_networks.cuh, the networks of the mid-sized squares and ImageJ circles for the CPU backend,
-which runs them with a vector lane per output column (cpu/network_kernel.hpp).
+in parallel), squares.cuh (what they export and the dispatch by size) and sources.cmake.
+cpu_tiled_networks.py writes the CPU's networks of the mid-sized squares with emit(host=True).
 
     python3 tools/generate.py median_tiled --variant K PWxPH SWxSH BLOCKS DIR
         # writes DIR/squareK.cu with other tiles (packed, 32-bit) and blocks per SM (packed,
@@ -34,10 +33,9 @@ import pathlib
 import random
 import sys
 
-from . import median3d_tiled
 from .networks import Graph, fma_maxes, keep_median_ranks
 from .output import ROOT, header, sources_cmake, write_folder
-from .windows import imagej_circle, square
+from .windows import square
 
 NAME = "median_tiled"
 OUT = ROOT / "kernels" / "generated" / "median_tiled"
@@ -101,16 +99,6 @@ GROUPS = ({15: 4, 21: 8}, {})
 WHOLE_FLOATS_FROM = 5
 MIN_PACKED_BLOCK = (min(64 * tw for tw, _ in PACKED_TILES.values()),
                     min(WARPS.get(k, 8) * th for k, (_, th) in PACKED_TILES.items()))
-# Window size -> the CPU's tile: one output column per vector lane, so 1 wide and shared along
-# y only; for the sizes past the CPU's sorted-column networks (median_column_networks.cuh, up to
-# 7x7). Min/max per output for 1x1, 1x2, 1x4, 1x8 tiles: 9x9 1270, 604, 403, 382; 11x11 2304,
-# 1127, 662, 577. 1x4 takes most of the sharing at half the live values of 1x8.
-CPU_TILES = {9: (1, 4), 11: (1, 4)}
-# ImageJ circle radii whose masks the CPU runs the same way, on 1x4 tiles: those past the
-# sorted-column networks' (radius 3.5) up to 6 (radius 4: 57 pixels, 1194 min/max per tile;
-# radius 5: 89 pixels, 1954).
-CPU_CIRCLE_RADII = [4.0, 4.5, 5.0, 5.5, 6.0]
-CPU_CIRCLE_TILE = (1, 4)
 HEADER = header(NAME)
 
 
@@ -218,26 +206,6 @@ def emit(k, tw, th, host=False, sorted_columns=False, group=0):
     return emit_graph(g, outputs, struct_name(k, tw, th, sorted_columns, group), f"{k}x{k} medians", k,
                       square(k), tw, th, host, None if host else MIN_BLOCKS[k], k - th + 1 if sorted_columns else 0,
                       group, None if host else WARPS.get(k, 8))
-
-
-def circle_struct_name(half_widths, tw, th):
-    return f"TiledCircle{sum(2 * w + 1 for w in half_widths)}Tile{tw}x{th}"
-
-
-def emit_circle(radius, tw, th):
-    """A circle's CPU network, by the set-based tiling of the 3D generator over a flat window."""
-    half_widths = imagej_circle(radius)
-    kr = len(half_widths) // 2
-    offsets = [(dx, dy - kr, 0) for dy, w in enumerate(half_widths) for dx in range(-w, w + 1)]
-    g, outputs3, window, _ = median3d_tiled.tiled_network(offsets, (tw, th, 1))
-    name = circle_struct_name(half_widths, tw, th)
-    median3d_tiled.check(name, (tw, th, 1), g, outputs3, window)
-    outputs = [(ox, oy, ("in", v[1], v[2]) if v[0] == "in" else v) for (ox, oy, _), v in outputs3]
-    for op in range(len(g.ops)):  # inputs (c, r, 0) of the flat window as (c, r)
-        kind, a, b = g.ops[op]
-        g.ops[op] = (kind, *[("in", v[1], v[2]) if v[0] == "in" else v for v in (a, b)])
-    return emit_graph(g, outputs, name, f"ImageJ circle radius {radius} ({len(offsets)} pixels) medians",
-                      2 * kr + 1, half_widths, tw, th, host=True)
 
 
 def sorting_network(n, runs=None):
@@ -439,39 +407,10 @@ def squares_header():
     return "\n".join(out)
 
 
-def cpu_networks_header():
-    out = HEADER + [
-        "// The tiled networks the CPU backend runs (cpu/network_kernel.hpp) with a vector lane per",
-        "// output column, and the dispatch by window.",
-        "#pragma once",
-        "",
-        "#include <algorithm>",
-        "",
-        "namespace fastmedian::kernels::tiled {",
-        "",
-    ]
-    structs = []
-    for k, tile in CPU_TILES.items():
-        out += emit(k, *tile, host=True)
-        structs.append(struct_name(k, *tile))
-    for radius in CPU_CIRCLE_RADII:
-        out += emit_circle(radius, *CPU_CIRCLE_TILE)
-        structs.append(circle_struct_name(imagej_circle(radius), *CPU_CIRCLE_TILE))
-    out += ["// Calls f(Net{}) with the CPU's network for the window of these half widths (one per row,",
-            "// core/footprint.hpp) and returns true, or returns false if none serves it.",
-            "template <class F>",
-            "bool with_cpu_network(const int* half_width, int rows, F&& f) {",
-            "    auto is = [&](const int* want, int n) { return n == rows && std::equal(want, want + n, half_width); };"]
-    out += [f"    if (is({name}::kHalfWidth, {name}::kSize)) return f({name}{{}}), true;" for name in structs]
-    out += ["    return false;", "}", "", "}  // namespace fastmedian::kernels::tiled", ""]
-    return "\n".join(out)
-
-
 def generate():
     """{file name: text} of everything in OUT."""
     files = {f"square{k}.cu": square_source(k) for k in PACKED_TILES}
     files["squares.cuh"] = squares_header()
-    files["cpu_networks.cuh"] = cpu_networks_header()
     files["sources.cmake"] = sources_cmake(NAME, "FASTMEDIAN_TILED_SOURCES",
                                            [f"square{k}.cu" for k in PACKED_TILES])
     return files
