@@ -1,7 +1,8 @@
 """The windows the generators write networks for, with the one definition of ImageJ's circle
-(RankFilters' mask) on the Python side. The library's own is core/footprint.cpp: the generated
-networks carry the half widths computed here, and the library serves a window with a network
-only where its own footprint has those half widths."""
+(RankFilters' mask) on the Python side: the generators and the Python tests (tests/cli,
+python/tests, through their conftest.py) take it from here. The library's own is
+core/footprint.cpp: the generated networks carry the half widths computed here, and the
+library serves a window with a network only where its own footprint has those half widths."""
 import math
 
 
@@ -27,6 +28,13 @@ def imagej_circle(radius):
     elif 2.5 <= radius < 2.85:
         radius = 2.85
     return imagej_circle_r2(int(radius * radius) + 1)
+
+
+def imagej_circle_mask(radius):
+    """ImageJ's mask for `radius` as rows of booleans, the Python tests' scipy footprint."""
+    half = imagej_circle(radius)
+    k = len(half) // 2
+    return [[abs(dx) <= h for dx in range(-k, k + 1)] for h in half]
 
 
 def box(k):
