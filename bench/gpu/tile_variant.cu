@@ -1,4 +1,4 @@
-// One tile variant of a tiled square median (a squareK.cu from tools/gen_cuda_tiled_medians.py
+// One tile variant of a tiled square median (a squareK.cu from tools/generators/median_tiled.py
 // --variant, included as VARIANT, launched by LAUNCH = launch_squareK), timed on 4096^2 images
 // tiled from bench/gpu/images, u8 / u16 / f32, replicate border, median of 15 batches after
 // warm-up. Prints Gpix/s and a hash of each output, so variants can be checked against the

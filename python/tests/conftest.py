@@ -5,9 +5,14 @@ two worker processes."""
 import math
 import os
 import pathlib
+import sys
 
 import numpy as np
 import pytest
+
+# The tests' ImageJ circle comes from tools/generators/windows.py, the one Python definition.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+from generators.windows import imagej_circle_mask  # noqa: E402
 
 # scipy's mode names to numpy.pad's, for the NumPy reference.
 NUMPY_PAD = {"nearest": "edge", "reflect": "symmetric", "mirror": "reflect", "wrap": "wrap",
@@ -137,3 +142,8 @@ def random_stack(dtype, frames, seed, height=7, width=9):
     stack = rng.integers(0, top, shape, endpoint=True).astype(dtype)
     stack[:, :2] = rng.choice(np.array([0, 1, 1, 3, top], dtype), (frames, 2, width))  # ties
     return stack
+
+
+def circle_footprint(radius):
+    """ImageJ's RankFilters circle of `radius` as a footprint for scipy."""
+    return np.array(imagej_circle_mask(radius))

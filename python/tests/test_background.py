@@ -13,7 +13,8 @@ import tifffile
 
 import fastmedian
 import fastmedian.dask
-from conftest import MODES, NUMPY_PAD, assert_same_bits, from_keys, quiet_nans, sort_keys
+from conftest import (MODES, NUMPY_PAD, assert_same_bits, circle_footprint, from_keys, quiet_nans,
+                      sort_keys)
 
 OFFSETS = {np.dtype(np.uint8): 20.5, np.dtype(np.uint16): -300.5, np.dtype(np.float32): 0.1}
 
@@ -108,15 +109,11 @@ def test_equals_reference(dtype, k, method, mode, output):
     assert_same_bits(got, reference(img, k, method, output, offset, mode, cval))
 
 
-CIRCLE_2 = np.array([[c == "#" for c in row] for row in
-                     [".###.", "#####", "#####", "#####", ".###."]])
-
-
 @pytest.mark.parametrize("mode", MODES)
 def test_circle(mode):
     img = random_image(np.float32, (30, 41), seed=3)
     got = fastmedian.background(img, radius=2, offset=-2.5, mode=mode, cval=np.nan)
-    assert_same_bits(got, reference(img, footprint=CIRCLE_2, offset=-2.5, mode=mode,
+    assert_same_bits(got, reference(img, footprint=circle_footprint(2), offset=-2.5, mode=mode,
                                     cval=np.nan))
 
 

@@ -6,7 +6,7 @@ import scipy.ndimage as ndi
 import tifffile
 
 import fastmedian
-from conftest import MODES, assert_same_bits, reference_median
+from conftest import MODES, assert_same_bits, circle_footprint, reference_median
 
 IMAGES = ["embryos_grey.tif",                # u8 366x462
           "cancer_cell_migration_crop.tif",  # u16 48 planes of 130x130
@@ -14,8 +14,7 @@ IMAGES = ["embryos_grey.tif",                # u8 366x462
 # Integer cvals inside every type's range, so the conversion to the pixel type is exact.
 CVAL = {np.dtype(np.uint8): 200, np.dtype(np.uint16): 1000, np.dtype(np.float32): 3}
 # ImageJ's RankFilters circle of radius 2 (21 pixels).
-CIRCLE_2 = np.array([[c == "#" for c in row] for row in
-                     [".###.", "#####", "#####", "#####", ".###."]])
+CIRCLE_2 = circle_footprint(2)
 
 
 def scipy_median(image, footprint, mode, cval=0.0):

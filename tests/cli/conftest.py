@@ -5,10 +5,15 @@ import pathlib
 import resource
 import signal
 import subprocess
+import sys
 
 import numpy as np
 import pytest
 import tifffile
+
+# The tests' ImageJ circle comes from tools/generators/windows.py, the one Python definition.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+from generators.windows import imagej_circle_mask  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -80,3 +85,8 @@ def small_file_limit():
     """Run in the child: writes past 64 KiB fail with EFBIG, as on a full disk."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # SIG_IGN survives exec
     resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+
+
+def circle_footprint(radius):
+    """ImageJ's RankFilters circle of `radius` as a footprint for scipy."""
+    return np.array(imagej_circle_mask(radius))

@@ -10,7 +10,7 @@ import pytest
 import scipy.ndimage as ndi
 import tifffile
 
-from conftest import assert_same_bits
+from conftest import assert_same_bits, circle_footprint
 
 SCIPY_MODE = {"replicate": "nearest", "reflect": "reflect", "mirror": "mirror",
               "constant": "constant", "wrap": "wrap"}
@@ -141,14 +141,9 @@ def test_separable_equals_two_scipy_1d_medians(fastmedian, images, tmp_path, k, 
     assert stdout.startswith(f"background separable {k}x{k} {border}")
 
 
-# ImageJ's circle of radius 2 (21 pixels), as in test_median_vs_scipy.py.
-CIRCLE_2 = np.array([[c == "#" for c in row] for row in
-                     [".###.", "#####", "#####", "#####", ".###."]])
-
-
 def test_circle_window_equals_scipy_footprint(fastmedian, images, tmp_path):
     img, src = crop_file(images, tmp_path, "u16", np.s_[:2])
-    want = ndi.median_filter(img, footprint=CIRCLE_2[None], mode="mirror")
+    want = ndi.median_filter(img, footprint=circle_footprint(2)[None], mode="mirror")
     got, stdout = run_background(fastmedian, src, tmp_path / "out.tif", "--radius", 2,
                                  "--border", "mirror", "--offset", 50)
     assert stdout.startswith("background exact radius 2 mirror, subtract offset 50 on cpu")

@@ -5,7 +5,7 @@ import pytest
 import scipy.ndimage as ndi
 import tifffile
 
-from conftest import assert_same_bits
+from conftest import assert_same_bits, circle_footprint
 
 IMAGES = ["embryos_grey.tif",                # u8 366x462
           "cancer_cell_migration_crop.tif",  # u16 48 planes of 130x130
@@ -14,27 +14,6 @@ SCIPY_MODE = {"replicate": "nearest", "nearest": "nearest", "reflect": "reflect"
               "mirror": "mirror", "constant": "constant", "wrap": "wrap"}
 # Integer cvals, inside every type's range, so the conversion to the pixel type is exact.
 CVAL = {np.dtype(np.uint8): 200, np.dtype(np.uint16): 1000, np.dtype(np.float32): 3}
-
-# ImageJ's RankFilters circles ("line radii"); radius 1.5 is widened to 1.75 as ImageJ does.
-CIRCLES = {
-    1.5: ["..#..",
-          ".###.",
-          "#####",
-          ".###.",
-          "..#.."],
-    2: [".###.",
-        "#####",
-        "#####",
-        "#####",
-        ".###."],
-    3: ["..###..",
-        ".#####.",
-        "#######",
-        "#######",
-        "#######",
-        ".#####.",
-        "..###.."],
-}
 
 
 def run_median(fastmedian, src, out, *window, border="replicate", cval=None, backend="cpu"):
@@ -70,7 +49,7 @@ def test_circle_window(fastmedian, shared_data, tmp_path, image, radius, border)
     cval = CVAL[img.dtype] if border == "constant" else None
     got, _ = run_median(fastmedian, shared_data / image, tmp_path / "out.tif", "--radius",
                         radius, border=border, cval=cval)
-    mask = np.array([[c == "#" for c in row] for row in CIRCLES[radius]])
+    mask = circle_footprint(radius)  # ImageJ's: radius 1.5 is widened to 1.75, as ImageJ does
     want = ndi.median_filter(img, footprint=per_plane(mask, img.ndim), mode=SCIPY_MODE[border],
                              cval=cval or 0)
     assert_same_bits(got, want)
@@ -128,8 +107,7 @@ def test_cuda_backend(fastmedian, shared_data, cuda_devices, tmp_path, image):
         pytest.skip("fastmedian info lists no CUDA device")
     img = tifffile.imread(shared_data / image)
     for window, footprint in [(("--size", 7), np.ones((7, 7), bool)),
-                              (("--radius", 3), np.array([[c == "#" for c in row]
-                                                          for row in CIRCLES[3]]))]:
+                              (("--radius", 3), circle_footprint(3))]:
         for border in ["replicate", "reflect", "mirror", "constant", "wrap"]:
             cval = CVAL[img.dtype] if border == "constant" else None
             got, stdout = run_median(fastmedian, shared_data / image, tmp_path / "out.tif",

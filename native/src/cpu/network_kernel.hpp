@@ -16,9 +16,9 @@
 
 #include "core/footprint.hpp"
 #include "cpu/key_block.hpp"
+#include "cpu/generated/tiled_networks.hpp"
 #include "cpu/lanes_min_max.hpp"
 #include "generated/median_column_networks.cuh"
-#include "generated/median_tiled/cpu_networks.cuh"
 
 namespace fastmedian::detail {
 namespace {
@@ -162,7 +162,7 @@ void square3_block(const KeyBlock<K>& b) {
     if (b.stream) V::stream_fence();
 }
 
-// A mid-sized window's tiled network (generated/median_tiled/cpu_networks.cuh): each run
+// A mid-sized window's tiled network (cpu/generated/tiled_networks.hpp): each run
 // computes a column of kTileH outputs per vector lane, sorting what their windows share once.
 template <class V, class Net, class K>
 void tiled_block(const KeyBlock<K>& b) {
