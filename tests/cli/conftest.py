@@ -51,6 +51,13 @@ def small_input(tmp_path):
 
 
 @pytest.fixture(scope="session")
+def cli_is_sanitized(cli):
+    """Whether the executable is built with AddressSanitizer (the sanitize preset)."""
+    r = subprocess.run(["ldd", cli], capture_output=True, text=True)
+    return "libasan" in r.stdout
+
+
+@pytest.fixture(scope="session")
 def cuda_devices(fastmedian):
     """The 'CUDA device N: ...' lines of `fastmedian info`."""
     r = fastmedian("info")
