@@ -46,11 +46,7 @@ int convolve_command(const std::vector<std::string>& args) {
         what = "gaussian sigma " + format_number("%g", sigma) + " (" + k + "x" + k + " separable)";
     }
     // Options first, then the mask file: a mistyped option is reported before any file is read.
-    if (const std::string* b = a.get("--border")) o.border = parse_border(*b, "--border");
-    if (const std::string* v = a.get("--cval")) {
-        if (o.border != Border::constant) throw UsageError("--cval applies only to --border constant");
-        if (!parse_double(*v, o.cval)) throw UsageError("--cval must be a number, got " + shown(*v));
-    }
+    parse_border_and_cval(a, o.border, o.cval);
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
     if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d, o.backend);
     if (kernel != nullptr) {
@@ -77,11 +73,7 @@ int convolve_command(const std::vector<std::string>& args) {
     f.backend = o.backend;
     f.float_output = as_float;
     f.max_memory = parse_max_memory(a);
-    f.check = [&o](const tiff::StackHeader& h) {
-        if (o.border == Border::constant && h.type != PixelType::f32 && !std::isfinite(o.cval))
-            throw UsageError(std::string("--cval must be finite for ") + pixel_type_name(h.type) +
-                             " images, got " + format_number("%g", o.cval));
-    };
+    f.check = [&o](const tiff::StackHeader& h) { check_cval(o.border, o.cval, h.type); };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) { return convolve(src, dst, o); };
     const FilterResult r = filter_file(in, out, f);
     std::cout << summary(what, r, out) << "\n";

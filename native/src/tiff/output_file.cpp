@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -60,14 +61,15 @@ void check_folder(const std::string& shown, const std::string& file) {
 // The temporary file that SIGINT, SIGTERM and SIGHUP remove: a fixed buffer, since a signal
 // handler may not allocate.
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr std::size_t kCount = std::size(kSignals);
 char g_pending[PATH_MAX];
 volatile std::sig_atomic_t g_has_pending = 0;
-struct sigaction g_previous[3];
-bool g_installed[3] = {};
+struct sigaction g_previous[kCount];
+bool g_installed[kCount] = {};
 
 void remove_pending_and_reraise(int sig) {
     if (g_has_pending) ::unlink(g_pending);
-    for (int i = 0; i < 3; ++i)
+    for (std::size_t i = 0; i < kCount; ++i)
         if (kSignals[i] == sig) ::sigaction(sig, &g_previous[i], nullptr);
     ::raise(sig);  // pending until this handler returns, then the previous disposition acts
 }
@@ -94,7 +96,7 @@ void register_pending(const std::string& path) {
     if (g_has_pending || path.size() >= sizeof g_pending) return;
     std::memcpy(g_pending, path.c_str(), path.size() + 1);
     g_has_pending = 1;
-    for (int i = 0; i < 3; ++i) {
+    for (std::size_t i = 0; i < kCount; ++i) {
         struct sigaction now {};
         ::sigaction(kSignals[i], nullptr, &now);
         if (now.sa_handler == SIG_IGN) continue;
@@ -107,7 +109,7 @@ void register_pending(const std::string& path) {
 
 void unregister_pending(const std::string& path) {
     if (!g_has_pending || path != g_pending) return;
-    for (int i = 0; i < 3; ++i)
+    for (std::size_t i = 0; i < kCount; ++i)
         if (std::exchange(g_installed[i], false)) ::sigaction(kSignals[i], &g_previous[i], nullptr);
     g_has_pending = 0;
 }
