@@ -8,10 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "border_index.cuh"
 #include "convolve_args.cuh"
-#include "convolve_output.cuh"
 #include "device_sms.cuh"
+#include "semantics/border_index.hpp"
+#include "semantics/convolve_output.hpp"
 
 namespace fastmedian::kernels {
 

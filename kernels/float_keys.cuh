@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
 

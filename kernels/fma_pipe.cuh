@@ -30,8 +30,8 @@ struct FmaOnes {
     }
 };
 
-// Kernels that keep the ones in registers read them once (median3x3_stream.cu ran 5% faster so
-// than with each sum reading them).
+// Kernels that keep the ones in registers read them once (median3x3_stream.cu ran faster so
+// than with each sum reading them: docs/notebook/tuning-figures-from-comments.md).
 __device__ __forceinline__ FmaOnes fma_ones() { return {kFmaOnes[0], kFmaOnes[1]}; }
 
 // The other output of the compare-exchange of a and b whose one output is `one_out`.

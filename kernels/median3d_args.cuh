@@ -21,7 +21,7 @@ struct VolumeArgs {
     std::uint32_t outside_key;      // order key of the constant border value
 };
 
-// A 3D window as rows of centred runs (core/footprint3d.hpp), in device memory:
+// A 3D window as rows of centred runs (semantics/footprint3d.hpp), in device memory:
 // half_width[(dz + radius_z) * (2 radius_y + 1) + dy + radius_y], -1 for an empty row.
 struct Runs3DWindow {
     int radius_x, radius_y, radius_z;

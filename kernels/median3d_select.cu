@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
-#include "border_index.cuh"
-#include "order_key.cuh"
+#include "semantics/border_index.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
 

@@ -6,11 +6,11 @@
 
 #include <cuda_runtime_api.h>
 
-#include "border_index.cuh"
 #include "fastmedian/image.hpp"
 #include "median3d_args.cuh"
 #include "median_lanes.cuh"
 #include "median_tiled_kernel.cuh"
+#include "semantics/border_index.hpp"
 
 namespace fastmedian::kernels::tiled3d {
 

@@ -2,11 +2,11 @@
 
 #include <type_traits>
 
-#include "border_index.cuh"
 #include "device_sms.cuh"
 #include "fma_pipe.cuh"
 #include "lane_rows.cuh"
 #include "overlapped_launch.cuh"
+#include "semantics/border_index.hpp"
 #include "stream_strips.cuh"
 
 namespace fastmedian::kernels::stream3 {
@@ -117,11 +117,12 @@ __global__ void __launch_bounds__(32, Window3::kMinBlocks)
 
     // A lane loads its eight pixels whole where they lie in the image. At the sides, the one pixel
     // past the edge that an output reads (x + 7 = -1 in lane 0, x = width in the lane after the
-    // last) comes through the border from the lane beside it, a step later, when the row's keys
-    // are made (edge()); lanes past the right edge load what they may, since no output reads it.
-    // Only where neither serves (the wrapped border, a right edge not a multiple of 8, images
-    // narrower than 8) do lanes gather their pixels (gather_row). Blocks at the sides ran 4 to 5
-    // times as long as the others while their edge lanes gathered.
+    // last) comes through the border from the lane beside it, a step later, when the row's keys are
+    // made (edge()); lanes past the right edge load what they may, since no output reads it. Only
+    // where neither serves (the wrapped border, a right edge not a multiple of 8, images narrower
+    // than 8) do lanes gather their pixels (gather_row). Blocks at the sides ran several times as
+    // long as the others while their edge lanes gathered
+    // (docs/notebook/tuning-figures-from-comments.md).
     const int last_whole = (a.width & ~7) - 8;  // the last whole eight pixels of a row
     const bool edges = a.border != kWrap && last_whole >= 0;
     const bool left = x == -8 && edges, right = x == a.width && x >= 8 && edges;
@@ -129,8 +130,8 @@ __global__ void __launch_bounds__(32, Window3::kMinBlocks)
     const bool whole = ((x >= 0 && x + 8 <= a.width) || left || right || past) && lane_rows_serve(a);
     const int column = left ? 0 : right || past ? last_whole : x;
     // byte_perm selectors that put the pixel past the edge in place: column -1 is column 0 of the
-    // lane beside (column 1 for the mirrored border), column width its column width - 1 (width - 2);
-    // the constant's byte otherwise.
+    // lane beside (column 1 for the mirrored border), column width its column width - 1 (width -
+    // 2); the constant's byte otherwise.
     const bool constant = a.border == kConstant, mirror = a.border == kMirror;
     const unsigned left_select = left ? (mirror ? 0x5210u : 0x4210u) : 0x3210u;
     const unsigned right_select = right ? (constant ? 0x3214u : mirror ? 0x3216u : 0x3217u) : 0x3210u;

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "border_index.cuh"
 #include "device_sms.cuh"
 #include "generated/median_column_tiles.cuh"
 #include "median_lanes.cuh"
-#include "order_key.cuh"
+#include "semantics/border_index.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
 

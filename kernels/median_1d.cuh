@@ -1,17 +1,17 @@
 // 1D sliding medians down the columns of a plane, written transposed (the separable median
 // smoother: two such passes filter the columns, then the rows, each reading along coalesced
 // columns), and the output step that turns a median plane into the filter's output
-// (median_output.cuh). One thread per column (or pair of 8- or 16-bit columns) walks a band
-// of rows down it: up to k = 129 (u8: 65) it computes a tile of consecutive medians at a time
-// with a generated network that shares their common work; past that 8-bit columns keep a
-// histogram of the window, and 16-bit and float ones keep it sorted in shared memory.
+// (semantics/median_output.hpp). One thread per column (or pair of 8- or 16-bit columns) walks a
+// band of rows down it: up to k = 129 (u8: 65) it computes a tile of consecutive medians at a time
+// with a generated network that shares their common work; past that 8-bit columns keep a histogram
+// of the window, and 16-bit and float ones keep it sorted in shared memory.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
-#include "median_output.cuh"
+#include "semantics/median_output.hpp"
 
 namespace fastmedian::kernels {
 

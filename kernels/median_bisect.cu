@@ -1,8 +1,8 @@
 #include "median_bisect.cuh"
 
-#include "border_index.cuh"
 #include "median_histogram.cuh"
-#include "order_key.cuh"
+#include "semantics/border_index.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
 

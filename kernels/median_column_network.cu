@@ -1,8 +1,8 @@
 #include "median_column_network.cuh"
 
-#include "generated/median_column_networks.cuh"
 #include "median_lanes.cuh"
-#include "order_key.cuh"
+#include "networks/generated/median_column_networks.hpp"
+#include "semantics/order_key.hpp"
 #include "staged_tile.cuh"
 
 namespace fastmedian::kernels {

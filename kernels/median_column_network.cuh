@@ -1,10 +1,10 @@
-// Windows served by the sorted-column networks (generated/median_column_networks.cuh, shared
-// with the CPU backend): squares 1 to 7 and ImageJ circles to radius 3.5 (the dispatch sends the
-// squares 3 to 7 to the tiled networks, which are faster). Each block stages its
-// tile as keys in shared memory (border resolved once per row and column), sorts every window
-// column once per output row (each sorted column serves every output whose window holds it),
-// then each thread runs the window's pruned selection network over sorted columns. u8 and u16
-// threads compute two adjacent outputs at once as packed u16x2 lanes.
+// Windows served by the sorted-column networks (networks/generated/median_column_networks.hpp,
+// shared with the CPU backend): squares 1 to 7 and ImageJ circles to radius 3.5 (the dispatch sends
+// the squares 3 to 7 to the tiled networks, which are faster). Each block stages its tile as keys
+// in shared memory (border resolved once per row and column), sorts every window column once per
+// output row (each sorted column serves every output whose window holds it), then each thread runs
+// the window's pruned selection network over sorted columns. u8 and u16 threads compute two
+// adjacent outputs at once as packed u16x2 lanes.
 #pragma once
 
 #include <cuda_runtime_api.h>

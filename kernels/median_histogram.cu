@@ -2,18 +2,17 @@
 
 #include <algorithm>
 
-#include "border_index.cuh"
+#include "semantics/border_index.hpp"
 
 namespace fastmedian::kernels {
 
 namespace {
 
-// A block: 32 output columns, 4 threads (lanes) to each, for a band of rows (band_rows). The lanes of an
-// output split the window's columns (lane p takes columns p, p + 4, ...) and update the one
-// histogram of their output by shared-memory atomics, then settle its median alike. Four lanes
-// to an output keep four times the warps resident for the same shared memory (the histograms
-// limit residency); u8 k = 65 ran several times as fast
-// (docs/notebook/background-h100-2026-11-23.md).
+// A block: 32 output columns, 4 threads (lanes) to each, for a band of rows (band_rows). The lanes
+// of an output split the window's columns (lane p takes columns p, p + 4, ...) and update the one
+// histogram of their output by shared-memory atomics, then settle its median alike. Four lanes to
+// an output keep four times the warps resident for the same shared memory (the histograms limit
+// residency); u8 k = 65 ran several times as fast (docs/notebook/background-h100-2026-11-23.md).
 constexpr int kOutputs = 32;
 constexpr int kLanes = 4;
 constexpr int kThreads = kOutputs * kLanes;
@@ -31,7 +30,8 @@ struct Bins32 {
     __device__ void remove(int b) const { atomicSub(words + b * kStride, 1u); }
 };
 
-// 16-bit counts, two bins to a word (u16: its fine histograms, and its coarse one for a band's first window).
+// 16-bit counts, two bins to a word (u16: its fine histograms, and its coarse one for a band's
+// first window).
 template <int kBinCount>
 struct Bins16 {
     static constexpr int kSize = kBinCount;
@@ -226,7 +226,8 @@ __device__ void first_windows(const Start<T>& s, const ColumnsWindow& w, unsigne
         p[0] = p[1] = make_uint4(sum, sum, sum, sum);
     }
     __syncwarp();
-    // The columns left of the shared ones, o ... first + 6, then right of them, first + 2rx + 1 ... o + 2rx.
+    // The columns left of the shared ones, o ... first + 6, then right of them, first + 2rx + 1 ...
+    // o + 2rx.
     for (int j = s.lane; j < kOwn; j += kLanes)
         each_in_column(s, j < kOwn - d ? s.o + j : first + 2 * rx + 1 + j - (kOwn - d), hh, y, add);
 }
@@ -422,7 +423,8 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
     const Fine fine{shared + s.o};
     const unsigned fine_at = static_cast<unsigned>(__cvta_generic_to_shared(fine.words));
     const int warp_lane = threadIdx.x % 32, warp_output = (threadIdx.x - warp_lane) / kLanes;
-    // The median's coarse bin, the counts below it and in it, its fine bin and the fine count below.
+    // The median's coarse bin, the counts below it and in it, its fine bin and the fine count
+    // below.
     int cm = 0, cbelow = 0, ccount = 0, fm = 0, fbelow = 0;
     // Whether the median lies outside coarse bin cm; if so, cm moves to the next one to try,
     // with cbelow counting below it (above) or still below the one it left (below).

@@ -12,8 +12,8 @@
 
 #include <cstdint>
 
-#include "fm_hd.cuh"
 #include "median_args.cuh"
+#include "semantics/fm_hd.hpp"
 
 namespace fastmedian::kernels {
 

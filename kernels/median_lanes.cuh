@@ -8,7 +8,7 @@
 
 #include "fma_pipe.cuh"
 #include "median_args.cuh"
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
 

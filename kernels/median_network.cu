@@ -2,7 +2,7 @@
 
 #include "generated/median_networks.cuh"
 #include "median_lanes.cuh"
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 #include "staged_tile.cuh"
 
 namespace fastmedian::kernels {

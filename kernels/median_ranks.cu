@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "median_bisect.cuh"
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
 

@@ -17,15 +17,15 @@
 
 #include <cuda_runtime_api.h>
 
-#include "border_index.cuh"
 #include "device_sms.cuh"
 #include "fastmedian/image.hpp"
 #include "float_keys.cuh"
 #include "lane_rows.cuh"
 #include "median_args.cuh"
 #include "median_lanes.cuh"
-#include "order_key.cuh"
 #include "overlapped_launch.cuh"
+#include "semantics/border_index.hpp"
+#include "semantics/order_key.hpp"
 #include "stream_strips.cuh"
 
 namespace fastmedian::kernels::stream {

@@ -9,13 +9,13 @@
 
 #include <cuda_runtime_api.h>
 
-#include "border_index.cuh"
+#include "semantics/border_index.hpp"
 #include "fastmedian/image.hpp"
 #include "median_args.cuh"
 #include "generated/median_tiled/squares.cuh"
 #include "median_lanes.cuh"
 #include "float_keys.cuh"
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 #include "overlapped_launch.cuh"
 
 namespace fastmedian::kernels::tiled {
@@ -296,8 +296,9 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
             return;
         }
         // For small windows, where staging is a large part of the work, unrolled over the
-        // warp's rows so that all of a thread's loads are in flight at once (measured: +10-25% at
-        // 3x3 and 5x5; from 11x11 up it slowed the network, which then has fewer registers).
+        // warp's rows so that all of a thread's loads are in flight at once (faster at 3x3 and
+        // 5x5; from 11x11 up it slowed the network, which then has fewer registers:
+        // docs/notebook/tuning-figures-from-comments.md).
         constexpr int kStageRows = (kInRows + kWarps - 1) / kWarps;
         constexpr int kStageUnroll = K <= 7 ? kStageRows : 1;
 #pragma unroll kStageUnroll

@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "border_index.cuh"
 #include "median_args.cuh"
-#include "order_key.cuh"
+#include "semantics/border_index.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
 

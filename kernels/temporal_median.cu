@@ -1,9 +1,9 @@
 #include "temporal_median.cuh"
 
-#include "generated/temporal_networks.cuh"
 #include "median_lanes.cuh"
-#include "order_key.cuh"
-#include "temporal_window.cuh"
+#include "networks/generated/temporal_networks.hpp"
+#include "semantics/order_key.hpp"
+#include "semantics/temporal_window.hpp"
 
 namespace fastmedian::kernels {
 

@@ -1,6 +1,6 @@
 // The CUDA temporal median: one thread per pixel walks through all frames.
 // - network: windows of up to 10 frames in registers, slid by one frame per output and reduced
-//   by the generated selection network (generated/temporal_networks.cuh);
+//   by the generated selection network (networks/generated/temporal_networks.hpp);
 // - sliding: longer windows keep the median, and how many window keys lie below and at it, and
 //   only when a slide moves the median past its ties scan the window for the next key down or
 //   up (one pass). The window's keys sit in shared memory (a ring of frames per thread), or are
@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "median_output.cuh"
+#include "semantics/median_output.hpp"
 
 namespace fastmedian::kernels {
 

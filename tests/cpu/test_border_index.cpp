@@ -1,11 +1,11 @@
-// border_index (kernels/border_index.cuh), which every backend extends images with: its one-
+// border_index (semantics/border_index.hpp), which every backend extends images with: its one-
 // reflection shortcuts equal the periodic definitions of each mode far past both ends of lines
 // of every length from 1.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-#include "border_index.cuh"
+#include "semantics/border_index.hpp"
 
 namespace {
 

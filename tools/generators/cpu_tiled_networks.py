@@ -13,7 +13,7 @@ NAME = "cpu_tiled_networks"
 OUT = ROOT / "native" / "src" / "cpu" / "generated" / "tiled_networks.hpp"
 
 # Window size -> the CPU's tile: one output column per vector lane, so 1 wide and shared along
-# y only; for the sizes past the CPU's sorted-column networks (median_column_networks.cuh, up to
+# y only; for the sizes past the CPU's sorted-column networks (median_column_networks.hpp, up to
 # 7x7). Min/max per output for 1x1, 1x2, 1x4, 1x8 tiles: 9x9 1270, 604, 403, 382; 11x11 2304,
 # 1127, 662, 577. 1x4 takes most of the sharing at half the live values of 1x8.
 CPU_TILES = {9: (1, 4), 11: (1, 4)}
@@ -64,7 +64,7 @@ def generate():
         out += emit_circle(radius, *CPU_CIRCLE_TILE)
         structs.append(circle_struct_name(imagej_circle(radius), *CPU_CIRCLE_TILE))
     out += ["// Calls f(Net{}) with the CPU's network for the window of these half widths (one per row,",
-            "// core/footprint.hpp) and returns true, or returns false if none serves it.",
+            "// semantics/footprint.hpp) and returns true, or returns false if none serves it.",
             "template <class F>",
             "bool with_cpu_network(const int* half_width, int rows, F&& f) {",
             "    auto is = [&](const int* want, int n) { return n == rows && std::equal(want, want + n, half_width); };"]

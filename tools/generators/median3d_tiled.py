@@ -1,9 +1,9 @@
-"""Generates kernels/generated/median3d_tiled/: 3D median networks that compute a tile of
-outputs per thread by hierarchical tiling, for the 3D windows served fast (boxes 3x3x3 and
-5x5x5, ImageJ's ellipsoids of radius 1 and 2). networks.cuh holds the networks as host-device
+"""Generates 3D median networks that compute a tile of outputs per thread by hierarchical
+tiling, for the 3D windows served fast (boxes 3x3x3 and 5x5x5, ImageJ's ellipsoids of radius 1
+and 2). native/src/networks/generated/median3d_networks.hpp holds the networks as host-device
 code, shared by the CUDA kernels and the CPU backend (which runs them with a vector lane per
-output column); one CUDA source per window (the kernel's launch for its networks), windows.cuh
-(what they export and the dispatch) and sources.cmake.
+output column); kernels/generated/median3d_tiled/ one CUDA source per window (the kernel's
+launch for its networks), windows.cuh (what they export and the dispatch) and sources.cmake.
 
     python3 tools/generate.py median3d_tiled --tile box5=2x2x1       # another tile, to measure
     python3 tools/generate.py median3d_tiled --cpu-tile box5=1x2x1   # another CPU tile
@@ -19,11 +19,13 @@ import random
 import sys
 
 from .networks import Graph, keep_median_ranks
-from .output import ROOT, header, sources_cmake, write_folder
+from .output import ROOT, header, sources_cmake, write_file, write_folder
 from .windows import box, imagej_ellipsoid
 
 NAME = "median3d_tiled"
 OUT = ROOT / "kernels" / "generated" / "median3d_tiled"
+# The networks are host-device code the CPU backend shares, so they live outside kernels/.
+NETWORKS_OUT = ROOT / "native" / "src" / "networks" / "generated" / "median3d_networks.hpp"
 HEADER = header(NAME)
 
 
@@ -169,7 +171,7 @@ def window_source(name):
     packed, scalar = struct_name(name, packed_tile), struct_name(name, scalar_tile)
     return "\n".join(HEADER + [
         f"// The {name} 3D median's launch (median3d_tiled_kernel.cuh) for its networks.",
-        "#include \"generated/median3d_tiled/networks.cuh\"",
+        "#include \"networks/generated/median3d_networks.hpp\"",
         "#include \"generated/median3d_tiled/windows.cuh\"",
         "#include \"median3d_tiled_kernel.cuh\"",
         "",
@@ -185,7 +187,7 @@ def window_source(name):
 
 
 def runs_of(offsets):
-    """The window as (radius_z, radius_y, half widths by (dz, dy)), as core/footprint3d.hpp
+    """The window as (radius_z, radius_y, half widths by (dz, dy)), as semantics/footprint3d.hpp
     has it, -1 for an empty row."""
     rx, ry, rz = (max(abs(o[a]) for o in offsets) for a in range(3))
     runs = []
@@ -213,7 +215,7 @@ def networks_header():
         "",
         "#include <algorithm>",
         "",
-        "#include \"fm_hd.cuh\"",
+        "#include \"semantics/fm_hd.hpp\"",
         "",
         "namespace fastmedian::kernels::tiled3d {",
         "",
@@ -224,7 +226,7 @@ def networks_header():
             if struct_name(name, tile) not in emitted:
                 emitted.add(struct_name(name, tile))
                 out += emit(name, offsets, tile)
-    out += ["// Calls f(Net{}) with the CPU's network for a window given as runs (core/footprint3d.hpp)",
+    out += ["// Calls f(Net{}) with the CPU's network for a window given as runs (semantics/footprint3d.hpp)",
             "// and returns true, or returns false if none serves it.",
             "template <class F>",
             "bool with_cpu_network(int radius_z, int radius_y, const int* half_width, int entries, F&& f) {"]
@@ -250,7 +252,7 @@ def windows_header():
     ]
     for name in WINDOWS:
         out.append(f"cudaError_t launch_{name}(PixelType type, const VolumeArgs& a, cudaStream_t stream);")
-    out += ["", "// The launch for a window given as runs (core/footprint3d.hpp), nullptr if none serves it.",
+    out += ["", "// The launch for a window given as runs (semantics/footprint3d.hpp), nullptr if none serves it.",
             "using Launch = cudaError_t (*)(PixelType, const VolumeArgs&, cudaStream_t);",
             "inline Launch launch_for(int radius_z, int radius_y, const int* half_width, int entries) {"]
     for name, (offsets, _, _) in WINDOWS.items():
@@ -262,9 +264,8 @@ def windows_header():
 
 
 def generate():
-    """{file name: text} of everything in OUT."""
+    """{file name: text} of everything in OUT (the networks header apart)."""
     files = {f"{name}.cu": window_source(name) for name in WINDOWS}
-    files["networks.cuh"] = networks_header()
     files["windows.cuh"] = windows_header()
     files["sources.cmake"] = sources_cmake(NAME, "FASTMEDIAN_TILED3D_SOURCES",
                                            [f"{name}.cu" for name in WINDOWS])
@@ -286,3 +287,4 @@ def main(args, check):
             else:
                 WINDOWS[name] = (WINDOWS[name][0], tile, tile)
     write_folder(OUT, generate(), check, NAME)
+    write_file(NETWORKS_OUT, networks_header(), check, NAME)

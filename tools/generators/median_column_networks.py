@@ -1,4 +1,4 @@
-"""Generates kernels/generated/median_column_networks.cuh: exact selection networks over sorted
+"""Generates native/src/networks/generated/median_column_networks.hpp: exact selection networks over sorted
 columns for small windows, shared by the CPU backend and the CUDA kernels (host-device code).
 
 A window is taken as columns of centred vertical runs. The CPU backend sorts every column once
@@ -19,7 +19,7 @@ from .output import ROOT, header, write_file
 from .windows import imagej_circle_r2, square
 
 NAME = "median_column_networks"
-OUT = ROOT / "kernels" / "generated" / "median_column_networks.cuh"
+OUT = ROOT / "native" / "src" / "networks" / "generated" / "median_column_networks.hpp"
 
 
 def column_heights(hw):
@@ -234,7 +234,7 @@ def generate():
         "// on CUDA devices.",
         "#pragma once",
         "",
-        "#include \"fm_hd.cuh\"",
+        "#include \"semantics/fm_hd.hpp\"",
         "",
         "namespace fastmedian::kernels::networks {",
         "",

@@ -1,4 +1,4 @@
-"""Generates kernels/generated/temporal_networks.cuh: straight-line median selection networks for
+"""Generates native/src/networks/generated/temporal_networks.hpp: straight-line median selection networks for
 the temporal median's small windows, N = 2..10 frames (rank (N-1)//2, the lower middle for even
 N), shared by the CUDA kernel and the CPU backend.
 
@@ -46,7 +46,7 @@ def main(args, check):
     out = header(NAME) + [
         "// Median selection networks for temporal windows of 2..10 frames (L supplies lo/hi,",
         "// min/max, on values of type V: GPU keys or CPU vector lanes).",
-        "#pragma once", "", '#include "fm_hd.cuh"', "", "namespace fastmedian::kernels {", "",
+        "#pragma once", "", '#include "semantics/fm_hd.hpp"', "", "namespace fastmedian::kernels {", "",
         f"constexpr int kMaxFrameNetwork = {MAX_NETWORK};", ""]
     for n in SIZES:
         ops, result = smallest_network(n)
@@ -60,4 +60,4 @@ def main(args, check):
         out.append(f"    {kw} constexpr (N == {n}) return median_of_frames_{n}<L>(v);")
     out += ["    else return v[0];  // N == 1", "}", "", "}  // namespace fastmedian::kernels"]
     text = "\n".join(out) + "\n"
-    write_file(ROOT / "kernels" / "generated" / "temporal_networks.cuh", text, check, NAME)
+    write_file(ROOT / "native" / "src" / "networks" / "generated" / "temporal_networks.hpp", text, check, NAME)

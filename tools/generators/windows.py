@@ -1,7 +1,7 @@
 """The windows the generators write networks for, with the one definition of ImageJ's circle
 (RankFilters' mask) on the Python side: the generators and the Python tests (tests/cli,
 python/tests, through their conftest.py) take it from here. The library's own is
-core/footprint.cpp: the generated networks carry the half widths computed here, and the
+semantics/footprint.cpp: the generated networks carry the half widths computed here, and the
 library serves a window with a network only where its own footprint has those half widths."""
 import math
 

@@ -17,7 +17,7 @@ cudaError_t launch_box5(PixelType type, const VolumeArgs& a, cudaStream_t stream
 cudaError_t launch_ellipsoid1(PixelType type, const VolumeArgs& a, cudaStream_t stream);
 cudaError_t launch_ellipsoid2(PixelType type, const VolumeArgs& a, cudaStream_t stream);
 
-// The launch for a window given as runs (core/footprint3d.hpp), nullptr if none serves it.
+// The launch for a window given as runs (semantics/footprint3d.hpp), nullptr if none serves it.
 using Launch = cudaError_t (*)(PixelType, const VolumeArgs&, cudaStream_t);
 inline Launch launch_for(int radius_z, int radius_y, const int* half_width, int entries) {
     {  // box3

@@ -8,17 +8,15 @@
 #include <vector>
 
 #include "core/backend_choice.hpp"
-#include "core/footprint.hpp"
-#include "core/output_mode.hpp"
 #include "core/validate.hpp"
 #include "cpu/median_cpu.hpp"
 #include "cpu/median_reference.hpp"
 #include "cpu/separable_median.hpp"
-#include "fastmedian/errors.hpp"
-#include "order_key.cuh"
-#ifdef FASTMEDIAN_HAVE_CUDA
 #include "cuda/cuda_backend.hpp"
-#endif
+#include "fastmedian/errors.hpp"
+#include "semantics/footprint.hpp"
+#include "semantics/order_key.hpp"
+#include "semantics/output_mode.hpp"
 
 namespace fastmedian {
 
@@ -111,13 +109,11 @@ RunInfo background(const ConstImageView& src, const ImageView& dst, const Backgr
     const bool separable = o.method == BackgroundMethod::separable;
     const RunInfo info = o.reference ? detail::cpu_run_info()
                                      : detail::choose_backend(o.backend, o.device, src.memory, o.devices);
-#ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
         detail::background_cuda(src, dst, detail::make_footprint(o.window), separable, o.border,
                                 o.cval, mode, info.devices, o.cuda_stream);
         return info;
     }
-#endif
     if (separable) {
         const int radius = o.window.size / 2;
         if (o.reference) detail::separable_median_reference(src, dst, radius, o.border, o.cval, mode);

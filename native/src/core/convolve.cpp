@@ -6,14 +6,12 @@
 #include <utility>
 
 #include "core/backend_choice.hpp"
-#include "core/convolve_plan.hpp"
 #include "core/convolve_validate.hpp"
 #include "cpu/convolve_cpu.hpp"
 #include "cpu/convolve_reference.hpp"
-#include "fastmedian/errors.hpp"
-#ifdef FASTMEDIAN_HAVE_CUDA
 #include "cuda/convolve_cuda.hpp"
-#endif
+#include "fastmedian/errors.hpp"
+#include "semantics/convolve_plan.hpp"
 
 namespace fastmedian {
 
@@ -68,12 +66,10 @@ RunInfo convolve(const ConstImageView& src, const ImageView& dst, const Convolve
         return detail::cpu_run_info();
     }
     const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory, options.devices);
-#ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
         detail::convolve_cuda(src, dst, plan, options.border, info.devices, options.cuda_stream);
         return info;
     }
-#endif
     detail::convolve_cpu(src, dst, plan, options.border);
     return info;
 }

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/convolve_plan.hpp"
 #include "core/validate.hpp"
 #include "fastmedian/errors.hpp"
+#include "semantics/convolve_plan.hpp"
 
 namespace fastmedian::detail {
 

@@ -2,13 +2,11 @@
 #include "fastmedian/median.hpp"
 
 #include "core/backend_choice.hpp"
-#include "core/footprint.hpp"
 #include "core/validate.hpp"
 #include "cpu/median_cpu.hpp"
 #include "cpu/median_reference.hpp"
-#ifdef FASTMEDIAN_HAVE_CUDA
 #include "cuda/cuda_backend.hpp"
-#endif
+#include "semantics/footprint.hpp"
 
 namespace fastmedian {
 
@@ -21,13 +19,11 @@ RunInfo median2d(const ConstImageView& src, const ImageView& dst, const MedianOp
         return detail::cpu_run_info();
     }
     const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory, options.devices);
-#ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
         detail::median2d_cuda(src, dst, fp, options.border, options.cval, info.devices,
                               options.cuda_stream, origin);
         return info;
     }
-#endif
     detail::median2d_cpu(src, dst, fp, options.border, options.cval, origin);
     return info;
 }

@@ -2,12 +2,10 @@
 #include "fastmedian/median3d.hpp"
 
 #include "core/backend_choice.hpp"
-#include "core/footprint3d.hpp"
 #include "core/validate.hpp"
 #include "cpu/median3d_cpu.hpp"
-#ifdef FASTMEDIAN_HAVE_CUDA
 #include "cuda/cuda_backend.hpp"
-#endif
+#include "semantics/footprint3d.hpp"
 
 namespace fastmedian {
 
@@ -20,13 +18,11 @@ RunInfo median3d(const ConstImageView& src, const ImageView& dst, const Median3D
         return detail::cpu_run_info();
     }
     const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory);
-#ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
         detail::median3d_cuda(src, dst, fp, options.border, options.cval, info.device,
                               options.cuda_stream, origin);
         return info;
     }
-#endif
     detail::median3d_cpu(src, dst, fp, options.border, options.cval, origin, false);
     return info;
 }

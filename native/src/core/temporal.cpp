@@ -2,15 +2,13 @@
 #include "fastmedian/temporal.hpp"
 
 #include "core/backend_choice.hpp"
-#include "core/output_mode.hpp"
 #include "core/validate.hpp"
 #include "cpu/temporal_cpu.hpp"
 #include "cpu/temporal_reference.hpp"
-#include "fastmedian/errors.hpp"
-#include "temporal_window.cuh"
-#ifdef FASTMEDIAN_HAVE_CUDA
 #include "cuda/cuda_backend.hpp"
-#endif
+#include "fastmedian/errors.hpp"
+#include "semantics/output_mode.hpp"
+#include "semantics/temporal_window.hpp"
 
 namespace fastmedian {
 
@@ -42,13 +40,11 @@ RunInfo temporal_median(const ConstImageView& src, const ImageView& dst,
         return detail::cpu_run_info();
     }
     const RunInfo info = detail::choose_backend(options.backend, options.device, src.memory);
-#ifdef FASTMEDIAN_HAVE_CUDA
     if (info.backend == Backend::cuda) {
         detail::temporal_median_cuda(src, dst, options.window, offset, info.device,
                                      options.cuda_stream);
         return info;
     }
-#endif
     detail::temporal_median_cpu(src, dst, options.window, offset);
     return info;
 }

@@ -6,14 +6,12 @@
 #include <vector>
 
 #include "core/backend_choice.hpp"
-#include "core/output_mode.hpp"
 #include "core/validate.hpp"
 #include "cpu/temporal_cpu.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "fastmedian/errors.hpp"
 #include "fastmedian/temporal.hpp"
-#ifdef FASTMEDIAN_HAVE_CUDA
-#include "cuda/cuda_backend.hpp"
-#endif
+#include "semantics/output_mode.hpp"
 
 namespace fastmedian {
 
@@ -39,13 +37,11 @@ public:
         detail::validate_run(o.backend, o.device, nullptr, false, Memory::host);
         info_ = detail::choose_backend(o.backend, o.device, Memory::host);
         frame_bytes_ = width * height * static_cast<std::int64_t>(pixel_size(type));
-#ifdef FASTMEDIAN_HAVE_CUDA
         if (info_.backend == Backend::cuda) {
             cuda_ = std::make_unique<detail::TemporalStreamCuda>(type, width, height, window_,
                                                                  offset_, info_.device);
             return;
         }
-#endif
         ring_.resize(static_cast<std::size_t>(frame_bytes_ * window_));
         result_.resize(static_cast<std::size_t>(frame_bytes_));
     }
@@ -57,14 +53,12 @@ public:
     void push_async(const ConstImageView& frame) {
         check_view(frame, "frame");
         if (pending_) fail("push_async: fetch() the pending result first");
-#ifdef FASTMEDIAN_HAVE_CUDA
         if (cuda_) {
             cuda_->start(frame, pushed_);
             ++pushed_;
             pending_ = true;
             return;
         }
-#endif
         std::uint8_t* slot = ring_.data() + (pushed_ % window_) * frame_bytes_;
         const std::int64_t row_bytes = frame_bytes_ / height_;
         for (std::int64_t y = 0; y < height_; ++y)
@@ -85,12 +79,10 @@ public:
         check_view(as_const(out), "out");
         if (!pending_) fail("fetch: no result is pending (push_async a frame first)");
         pending_ = false;
-#ifdef FASTMEDIAN_HAVE_CUDA
         if (cuda_) {
             cuda_->finish(out);
             return;
         }
-#endif
         job_.get();
         const std::int64_t row_bytes = frame_bytes_ / height_;
         for (std::int64_t y = 0; y < height_; ++y)
@@ -129,9 +121,7 @@ private:
     bool pending_ = false;
     std::vector<std::uint8_t> ring_, result_;
     std::future<void> job_;
-#ifdef FASTMEDIAN_HAVE_CUDA
     std::unique_ptr<detail::TemporalStreamCuda> cuda_;
-#endif
 };
 
 TemporalMedianStream::TemporalMedianStream(PixelType type, std::int64_t width, std::int64_t height,

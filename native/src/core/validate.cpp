@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "core/footprint3d.hpp"
 #include "fastmedian/errors.hpp"
+#include "semantics/footprint3d.hpp"
 
 namespace fastmedian::detail {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "border_index.cuh"
 #include "fastmedian/options.hpp"
+#include "semantics/border_index.hpp"
 
 namespace fastmedian::detail {
 

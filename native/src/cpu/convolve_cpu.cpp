@@ -5,11 +5,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "border_index.cuh"
 #include "cpu/border_table.hpp"
 #include "cpu/convolve_rows.hpp"
 #include "cpu/isa_kernels.hpp"
 #include "cpu/parallel.hpp"
+#include "semantics/border_index.hpp"
 
 namespace fastmedian::detail {
 

@@ -6,8 +6,8 @@
 // reference's intermediate is) and the row pass over it. Same bits as convolve_reference.
 #pragma once
 
-#include "core/convolve_plan.hpp"
 #include "fastmedian/image.hpp"
+#include "semantics/convolve_plan.hpp"
 
 namespace fastmedian::detail {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "border_index.cuh"
-#include "convolve_output.cuh"
+#include "semantics/border_index.hpp"
+#include "semantics/convolve_output.hpp"
 
 namespace fastmedian::detail {
 

@@ -2,8 +2,8 @@
 // border mode: slow and simple, the reference the fast backends are tested against bit for bit.
 #pragma once
 
-#include "core/convolve_plan.hpp"
 #include "fastmedian/image.hpp"
+#include "semantics/convolve_plan.hpp"
 
 namespace fastmedian::detail {
 

@@ -26,7 +26,7 @@ template <class T>
 void column_pass_portable(const T* const* rows, int kh, const float* w, std::int64_t count,
                           float* out);
 
-// out[i] = ConvolveStore<Out>::convert(v[i]) (convolve_output.cuh), for i < n.
+// out[i] = ConvolveStore<Out>::convert(v[i]) (semantics/convolve_output.hpp), for i < n.
 template <class Out>
 void store_convolved_avx2(const float* v, std::int64_t n, Out* out);
 template <class Out>

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "convolve_output.cuh"
+#include "semantics/convolve_output.hpp"
 
 namespace fastmedian::detail {
 namespace {

@@ -1,14 +1,14 @@
 // The temporal median of up to kernels::kMaxFrameNetwork rows of keys, pixel by pixel, with the
-// generated networks (kernels/generated/temporal_networks.cuh) vectorised across neighbouring
-// pixels. Included by each ISA build (kernels_avx2.cpp, kernels_portable.cpp), with internal
-// linkage as network_kernel.hpp explains.
+// generated networks (native/src/networks/generated/temporal_networks.hpp) vectorised across
+// neighbouring pixels. Included by each ISA build (kernels_avx2.cpp, kernels_portable.cpp), with
+// internal linkage as network_kernel.hpp explains.
 #pragma once
 
 #include <cstdint>
 
 #include "cpu/lanes_min_max.hpp"
 #include "cpu/lanes_scalar.hpp"
-#include "generated/temporal_networks.cuh"
+#include "networks/generated/temporal_networks.hpp"
 
 namespace fastmedian::detail {
 namespace {

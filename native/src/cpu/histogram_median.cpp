@@ -364,23 +364,19 @@ private:
 bool constant_time(const Footprint& fp) { return fp.square() && fp.count <= 65535; }
 
 // Output rows per block: 64 for Huang's histograms (the float path ranks each block's keys at
-// once); 256 for the constant-time u8 squares, which set up their column histograms per block;
-// 4 x k between the two for the constant-time squares over ranks, whose blocks also number
-// their distinct keys: taller blocks hold more of them (f32 k = 31: 95.7 ns a pixel in blocks
-// of 124 rows, 106-111 in blocks of 256; f32 k = 15 in blocks of 256, 72 against 64).
+// once); 256 for the constant-time u8 squares, which set up their column histograms per block; 4 x
+// k between the two for the constant-time squares over ranks, whose blocks also number their
+// distinct keys: taller blocks hold more of them (figures:
+// docs/notebook/tuning-figures-from-comments.md).
 constexpr int kBlockRows = 64;
 constexpr int kConstantTimeBlockRows = 256;
 
-// Distinct keys per unit of k up to which a block of a square takes the constant-time median
-// over ranks (and never past 2^16), else Huang's. The column histograms' cache misses grow
-// with the distinct keys (each column's counts span that many bytes); Huang's work grows with
-// k. Measured on the build machine (2-core Xeon, 2 MiB of L2 a core), CPU time a pixel, the
-// constant-time median against Huang's:
-// - real u16 image (1712 distinct values): 1.4x faster at k = 13, 5x at 65, 12x at 129;
-// - real f32 image (about 20000 distinct values): 0.66x at k = 13, 0.86x at 21, 1.2x at 31,
-//   1.8x at 65, 2.7x at 129;
-// - noise of 2^12 levels: faster at every k; of 2^14: 0.8x at k = 31, faster from 65; of
-//   2^16: 0.4x at k = 31, 0.6x at 65, 1.6x at 129.
+// Distinct keys per unit of k up to which a block of a square takes the constant-time median over
+// ranks (and never past 2^16), else Huang's. The column histograms' cache misses grow with the
+// distinct keys (each column's counts span that many bytes); Huang's work grows with k. So the
+// constant-time median wins on few distinct keys at every k and on many only at large k; the
+// crossover measured on the build machine by data and k is in
+// docs/notebook/tuning-figures-from-comments.md.
 constexpr std::uint32_t kConstantTimeLevelsPerK = 512;
 constexpr std::uint32_t kConstantTimeMaxLevels = 65536;
 // Nor past this many bytes of column counts a thread: at k = 255 a block of 2^16 distinct keys

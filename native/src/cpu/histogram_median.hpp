@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/footprint.hpp"
 #include "cpu/key_block.hpp"
 #include "cpu/rank_transform.hpp"
+#include "semantics/footprint.hpp"
 
 namespace fastmedian::detail {
 

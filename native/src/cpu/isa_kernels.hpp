@@ -8,9 +8,9 @@
 
 #include <cstdint>
 
-#include "core/footprint.hpp"
-#include "core/footprint3d.hpp"
 #include "cpu/key_block.hpp"
+#include "semantics/footprint.hpp"
+#include "semantics/footprint3d.hpp"
 
 namespace fastmedian::detail {
 
@@ -55,7 +55,7 @@ void frame_network_portable(const K* const* rows, int n, std::int64_t width, K* 
 template <class K>
 void frame_network_avx2(const K* const* rows, int n, std::int64_t width, K* out);
 
-// Floats to order keys (order_key.cuh) and back, n values.
+// Floats to order keys (semantics/order_key.hpp) and back, n values.
 void float_to_keys_portable(const float* pixels, std::int64_t n, std::uint32_t* keys);
 void float_to_keys_avx2(const float* pixels, std::int64_t n, std::uint32_t* keys);
 void keys_to_float_portable(const std::uint32_t* keys, std::int64_t n, float* pixels);

@@ -1,6 +1,7 @@
 // The 2D network median of isa_kernels.hpp built for AVX-512 (this file alone is compiled with
 // -mavx512f -mavx512bw). Twice AVX2's lanes halve the instructions per pixel, which the small
-// windows are bound by (measured on the build machine: 3x3 u16 +46%, f32 +25%, one core).
+// windows are bound by (the gain on the build machine:
+// docs/notebook/tuning-figures-from-comments.md).
 #include "cpu/lanes_avx512.hpp"
 #include "cpu/isa_kernels.hpp"
 #include "cpu/network_kernel.hpp"

@@ -1,6 +1,6 @@
-// What the CPU kernels work on: a block of output rows and the border-padded keys they read.
-// Keys are the pixels themselves for u8 and u16 and order keys (order_key.cuh) for f32, so every
-// kernel only ever compares unsigned integers.
+// What the CPU kernels work on: a block of output rows and the border-padded keys they read. Keys
+// are the pixels themselves for u8 and u16 and order keys (semantics/order_key.hpp) for f32, so
+// every kernel only ever compares unsigned integers.
 #pragma once
 
 #include <cstdint>

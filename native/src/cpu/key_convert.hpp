@@ -1,11 +1,12 @@
-// Float <-> order key conversions (the same mapping as order_key.cuh), written branch-free so
-// that each ISA build vectorises them. Internal linkage, as network_kernel.hpp explains.
+// Float <-> order key conversions (the same mapping as semantics/order_key.hpp), written
+// branch-free so that each ISA build vectorises them. Internal linkage, as network_kernel.hpp
+// explains.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::detail {
 namespace {

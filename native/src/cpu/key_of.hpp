@@ -1,5 +1,5 @@
 // The order key type the CPU kernels use for a pixel type: u8 and u16 are their own keys,
-// floats take 32-bit keys (order_key.cuh).
+// floats take 32-bit keys (semantics/order_key.hpp).
 #pragma once
 
 #include <cstdint>

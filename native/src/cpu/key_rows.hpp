@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "cpu/isa_kernels.hpp"
-#include "cpu/stream_copy.hpp"
+#include "support/stream_copy.hpp"
 
 namespace fastmedian::detail {
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::detail {
 

@@ -1,15 +1,15 @@
 // The 3D network kernel, written once for any lane type V (lanes_scalar.hpp, lanes_avx2.hpp):
-// runs the window's tiled network (generated/median3d_tiled/networks.cuh) with each vector lane
+// runs the window's tiled network (networks/generated/median3d_networks.hpp) with each vector lane
 // on its own output column, so one run computes the tile's outputs for kLanes neighbouring
 // columns. Internal linkage, as network_kernel.hpp: the AVX2 and scalar builds never mix.
 #pragma once
 
 #include <cstdint>
 
-#include "core/footprint3d.hpp"
 #include "cpu/key_block.hpp"
 #include "cpu/lanes_min_max.hpp"
-#include "generated/median3d_tiled/networks.cuh"
+#include "networks/generated/median3d_networks.hpp"
+#include "semantics/footprint3d.hpp"
 
 namespace fastmedian::detail {
 namespace {

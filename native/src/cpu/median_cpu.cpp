@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/constant_value.hpp"
+#include "semantics/constant_value.hpp"
 #include "cpu/border_table.hpp"
 #include "cpu/key_of.hpp"
 #include "cpu/histogram_median.hpp"
@@ -15,8 +15,8 @@
 #include "cpu/isa_kernels.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/key_rows.hpp"
-#include "cpu/stream_copy.hpp"
-#include "order_key.cuh"
+#include "support/stream_copy.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::detail {
 

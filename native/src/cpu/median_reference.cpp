@@ -5,9 +5,9 @@
 #include <cstring>
 #include <vector>
 
-#include "core/constant_value.hpp"
 #include "cpu/border_table.hpp"
-#include "order_key.cuh"
+#include "semantics/constant_value.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::detail {
 

@@ -2,9 +2,9 @@
 // keys. Simple and obviously right; every fast path is tested against it.
 #pragma once
 
-#include "core/footprint.hpp"
 #include "fastmedian/image.hpp"
 #include "fastmedian/options.hpp"
+#include "semantics/footprint.hpp"
 
 namespace fastmedian::detail {
 

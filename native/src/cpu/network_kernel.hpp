@@ -14,11 +14,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/footprint.hpp"
+#include "semantics/footprint.hpp"
 #include "cpu/key_block.hpp"
 #include "cpu/generated/tiled_networks.hpp"
 #include "cpu/lanes_min_max.hpp"
-#include "generated/median_column_networks.cuh"
+#include "networks/generated/median_column_networks.hpp"
 
 namespace fastmedian::detail {
 namespace {

@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/cancel.hpp"
 #include "fastmedian/errors.hpp"
+#include "support/cancel.hpp"
 
 namespace fastmedian::detail {
 
@@ -68,7 +68,8 @@ struct Job {
 };
 
 // Workers that live as long as the process, so that a call pays a wake-up instead of starting
-// threads (a 2048^2 3x3 median takes about 0.5 ms on 16 cores, as long as starting them).
+// threads (a small median on many cores takes about as long as starting them:
+// docs/notebook/tuning-figures-from-comments.md).
 // Calls from several threads queue their jobs; every caller works on its own job too, so a job
 // finishes even when every worker is busy elsewhere, and a parallel_for inside a body cannot
 // deadlock.

@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/constant_value.hpp"
 #include "cpu/border_table.hpp"
 #include "cpu/key_of.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/sorted_window.hpp"
-#include "order_key.cuh"
+#include "semantics/constant_value.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::detail {
 

@@ -1,11 +1,11 @@
 // The separable median smoother on the CPU (background method separable): a 1D median of
 // 2 * radius + 1 down each column, then along each row, with the border mode at both passes.
-// Works on order keys (order_key.cuh), so the result is exactly one of the input values.
+// Works on order keys (semantics/order_key.hpp), so the result is exactly one of the input values.
 #pragma once
 
 #include "fastmedian/image.hpp"
 #include "fastmedian/options.hpp"
-#include "median_output.cuh"
+#include "semantics/median_output.hpp"
 
 namespace fastmedian::detail {
 

@@ -10,8 +10,8 @@
 #include "cpu/parallel.hpp"
 #include "cpu/sorted_window.hpp"
 #include "fastmedian/temporal.hpp"
-#include "generated/temporal_networks.cuh"
-#include "order_key.cuh"
+#include "networks/generated/temporal_networks.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::detail {
 

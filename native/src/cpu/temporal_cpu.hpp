@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "fastmedian/image.hpp"
-#include "median_output.cuh"
+#include "semantics/median_output.hpp"
 
 namespace fastmedian::detail {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "fastmedian/temporal.hpp"
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::detail {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "fastmedian/image.hpp"
-#include "median_output.cuh"
+#include "semantics/median_output.hpp"
 
 namespace fastmedian::detail {
 

@@ -7,12 +7,12 @@
 #include <memory>
 #include <vector>
 
-#include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
 #include "cuda/median_dispatch.hpp"
 #include "cuda/plane_pipeline.hpp"
 #include "median_1d.cuh"
+#include "semantics/constant_value.hpp"
 
 namespace fastmedian::detail {
 

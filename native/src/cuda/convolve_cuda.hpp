@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "core/convolve_plan.hpp"
 #include "fastmedian/image.hpp"
+#include "semantics/convolve_plan.hpp"
 
 namespace fastmedian::detail {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "core/footprint.hpp"
-#include "core/footprint3d.hpp"
 #include "fastmedian/image.hpp"
 #include "fastmedian/options.hpp"
-#include "median_output.cuh"
+#include "semantics/footprint.hpp"
+#include "semantics/footprint3d.hpp"
+#include "semantics/median_output.hpp"
 
 namespace fastmedian::detail {
 

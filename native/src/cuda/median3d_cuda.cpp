@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
 #include "cuda/output_box_cuda.hpp"
 #include "cuda/plane_pipeline.hpp"
 #include "median3d_select.cuh"
 #include "median3d_tiled.cuh"
+#include "semantics/constant_value.hpp"
 
 namespace fastmedian::detail {
 

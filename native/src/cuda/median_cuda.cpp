@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <deque>
 
-#include "core/constant_value.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_util.hpp"
 #include "cuda/median_dispatch.hpp"
 #include "cuda/output_box_cuda.hpp"
 #include "cuda/plane_pipeline.hpp"
+#include "semantics/constant_value.hpp"
 
 namespace fastmedian::detail {
 

@@ -6,10 +6,10 @@
 
 #include <cstdint>
 
-#include "core/footprint.hpp"
 #include "cuda/cuda_util.hpp"
 #include "fastmedian/image.hpp"
 #include "median_args.cuh"
+#include "semantics/footprint.hpp"
 
 namespace fastmedian::detail {
 

@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "core/output_box.hpp"
+#include "semantics/output_box.hpp"
 
 namespace fastmedian::detail {
 

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "cuda/cuda_util.hpp"
-#include "cpu/stream_copy.hpp"
+#include "support/stream_copy.hpp"
 #include "cuda/worker_pool.hpp"
-#include "border_index.cuh"
-#include "core/cancel.hpp"
+#include "semantics/border_index.hpp"
+#include "support/cancel.hpp"
 #include "fastmedian/errors.hpp"
 
 namespace fastmedian::detail {

@@ -1,16 +1,15 @@
 // The host-memory path of the CUDA filters (2D median, background, convolution; temporal and 3D
-// median in bands of every plane):
-// a worker per core (up to kMaxPipelineSlots per device) takes plane after plane through its own
-// slot (a stream, device planes, pinned staging buffers): pageable planes are staged through
-// pinned memory by the worker's core, pinned ones (cudaMallocHost'd or cudaHostRegister'd) are
-// copied to and from directly; the workers' host copies, uploads, kernels and downloads overlap.
-// Several devices share the planes: each has its own workers, and they take the next plane
-// from one queue. Filters whose outputs read every plane (the temporal and 3D medians) take bands of
-// rows of all the planes instead. A plane larger than the device memory allows goes through in bands of rows,
-// each with the rows around it that its outputs read, so that the results are those of the
-// whole plane.
-// Streams, buffers and worker threads belong to a context of a device that later calls reuse
-// (one context per concurrent call and device); a call that fails drops its contexts.
+// median in bands of every plane): a worker per core (up to kMaxPipelineSlots per device) takes
+// plane after plane through its own slot (a stream, device planes, pinned staging buffers):
+// pageable planes are staged through pinned memory by the worker's core, pinned ones
+// (cudaMallocHost'd or cudaHostRegister'd) are copied to and from directly; the workers' host
+// copies, uploads, kernels and downloads overlap. Several devices share the planes: each has its
+// own workers, and they take the next plane from one queue. Filters whose outputs read every plane
+// (the temporal and 3D medians) take bands of rows of all the planes instead. A plane larger than
+// the device memory allows goes through in bands of rows, each with the rows around it that its
+// outputs read, so that the results are those of the whole plane. Streams, buffers and worker
+// threads belong to a context of a device that later calls reuse (one context per concurrent call
+// and device); a call that fails drops its contexts.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -27,8 +26,8 @@ namespace fastmedian::detail {
 
 constexpr int kMaxPipelineSlots = 16;  // per device
 
-// The inputs [top, bottom) along an axis of n that outputs [first, last) read, `halo` either
-// side: beyond the ends the border mode maps them (border_index.cuh), but a constant border is
+// The inputs [top, bottom) along an axis of n that outputs [first, last) read, `halo` either side:
+// beyond the ends the border mode maps them (semantics/border_index.hpp), but a constant border is
 // the kernels' own, so the range stops at the ends. Bands of rows use it.
 struct HaloRange {
     std::int64_t top, bottom;

@@ -1,6 +1,7 @@
 // A few persistent host threads for the plane pipeline: each runs one worker's loop, so that
-// several planes are staged, copied and filtered at once (one core copies about 10 GB/s; the
-// PCIe bus takes 55 GB/s each way) without creating threads on every call.
+// several planes are staged, copied and filtered at once (one core copies far less than the PCIe
+// bus carries: docs/notebook/tuning-figures-from-comments.md) without creating threads on every
+// call.
 #pragma once
 
 #include <condition_variable>

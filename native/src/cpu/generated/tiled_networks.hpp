@@ -14868,7 +14868,7 @@ struct TiledCircle121Tile1x4 {
 };
 
 // Calls f(Net{}) with the CPU's network for the window of these half widths (one per row,
-// core/footprint.hpp) and returns true, or returns false if none serves it.
+// semantics/footprint.hpp) and returns true, or returns false if none serves it.
 template <class F>
 bool with_cpu_network(const int* half_width, int rows, F&& f) {
     auto is = [&](const int* want, int n) { return n == rows && std::equal(want, want + n, half_width); };

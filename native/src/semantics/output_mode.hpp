@@ -1,9 +1,9 @@
-// Mode subtract's offset in the form the kernels use (kernels/median_output.cuh).
+// Mode subtract's offset in the form the kernels use (semantics/median_output.hpp).
 #pragma once
 
 #include <cmath>
 
-#include "median_output.cuh"
+#include "semantics/median_output.hpp"
 
 namespace fastmedian::detail {
 

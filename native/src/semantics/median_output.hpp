@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "fm_hd.cuh"
-#include "order_key.cuh"
+#include "semantics/fm_hd.hpp"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
 

@@ -6,11 +6,11 @@
 
 namespace fastmedian::detail {
 
-// Copies `rows` rows of `row_bytes` between two pitched areas of host memory, with streaming
-// stores where the CPU has them (x86-64) and the rows are long enough: the destination is read
-// next by the DMA engine or by the caller, not by this core, so it is not worth reading into
-// this core's cache first (measured on the GPU machine: 15% more planes per second through the
-// pipeline). The stores are fenced (stream_fence) before it returns.
+// Copies `rows` rows of `row_bytes` between two pitched areas of host memory, with streaming stores
+// where the CPU has them (x86-64) and the rows are long enough: the destination is read next by the
+// DMA engine or by the caller, not by this core, so it is not worth reading into this core's cache
+// first (more planes a second through the pipeline: docs/notebook/tuning-figures-from-comments.md).
+// The stores are fenced (stream_fence) before it returns.
 void copy_rows(void* dst, std::int64_t dst_pitch, const void* src, std::int64_t src_pitch,
                std::int64_t row_bytes, std::int64_t rows);
 

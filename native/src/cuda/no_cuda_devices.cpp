@@ -1,4 +1,4 @@
-// Device queries for a build without the CUDA backend.
+// Device queries in a build without CUDA (no_cuda_backend.cpp holds the filters' entry points).
 #include "fastmedian/devices.hpp"
 
 namespace fastmedian {

@@ -1,8 +1,6 @@
-#include "core/footprint3d.hpp"
+#include "semantics/footprint3d.hpp"
 
 #include <cmath>
-
-#include "core/validate.hpp"
 
 namespace fastmedian::detail {
 
@@ -55,12 +53,3 @@ Footprint3D make_footprint3d(const Window3D& window) {
 }
 
 }  // namespace fastmedian::detail
-
-namespace fastmedian {
-
-WindowRuns3D window3d_runs(const Window3D& window) {
-    detail::validate_window3d(window);
-    return detail::make_footprint3d(window);
-}
-
-}  // namespace fastmedian

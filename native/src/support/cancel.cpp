@@ -1,4 +1,4 @@
-#include "core/cancel.hpp"
+#include "support/cancel.hpp"
 
 #include "fastmedian/cancel.hpp"
 #include "fastmedian/errors.hpp"

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "fm_hd.cuh"
+#include "semantics/fm_hd.hpp"
 
 namespace fastmedian::kernels {
 

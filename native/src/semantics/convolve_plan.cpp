@@ -1,9 +1,9 @@
-#include "core/convolve_plan.hpp"
+#include "semantics/convolve_plan.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "core/constant_value.hpp"
+#include "semantics/constant_value.hpp"
 
 namespace fastmedian::detail {
 

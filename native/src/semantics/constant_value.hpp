@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "fastmedian/image.hpp"
-#include "order_key.cuh"
+#include "semantics/order_key.hpp"
 
 namespace fastmedian::detail {
 
@@ -22,7 +22,7 @@ T constant_value(double cval) {
     }
 }
 
-// The order key (order_key.cuh) of that value, for kernels that compare keys.
+// The order key (semantics/order_key.hpp) of that value, for kernels that compare keys.
 inline std::uint32_t outside_key(PixelType type, double cval) {
     switch (type) {
         case PixelType::u8: return kernels::OrderKey<std::uint8_t>::to_key(constant_value<std::uint8_t>(cval));

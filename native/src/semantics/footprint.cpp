@@ -1,8 +1,6 @@
-#include "core/footprint.hpp"
+#include "semantics/footprint.hpp"
 
 #include <cmath>
-
-#include "core/validate.hpp"
 
 namespace fastmedian::detail {
 
@@ -45,12 +43,3 @@ Footprint make_footprint(const Window& window) {
 }
 
 }  // namespace fastmedian::detail
-
-namespace fastmedian {
-
-std::vector<int> window_half_widths(const Window& window) {
-    detail::validate_window(window);
-    return detail::make_footprint(window).half_width;
-}
-
-}  // namespace fastmedian

@@ -1,4 +1,4 @@
-#include "core/output_box.hpp"
+#include "semantics/output_box.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "fm_hd.cuh"
+#include "semantics/fm_hd.hpp"
 
 namespace fastmedian::kernels {
 

@@ -1,4 +1,4 @@
-#include "cpu/stream_copy.hpp"
+#include "support/stream_copy.hpp"
 
 #include <cstddef>
 #include <cstdint>
