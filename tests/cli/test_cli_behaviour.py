@@ -1,6 +1,7 @@
 """What the fastmedian CLI promises besides the numbers: it never overwrites its input, never
 leaves a partial output, says what is wrong in one line naming the parameter, exits 2 for usage
 errors and 1 for runtime errors, and its info, demo and help work."""
+import ctypes
 import os
 import pathlib
 import re
@@ -207,3 +208,18 @@ def test_version(fastmedian):
     assert r.returncode == 0 and r.stderr == ""
     assert re.fullmatch(r"fastmedian \d+\.\d+\.\d+\n", r.stdout), r.stdout
     assert_one_line_error(fastmedian("--version", "x"), 2, "--version takes nothing else")
+
+
+def test_info_says_there_is_no_driver_where_there_is_none(fastmedian):
+    """Without libcuda.so.1 the CUDA runtime says the driver is "insufficient"; users have none."""
+    r = fastmedian("info")
+    assert r.returncode == 0, r.stderr
+    if "CUDA backend: compiled" not in r.stdout:
+        pytest.skip("this build has no CUDA backend")
+    try:
+        ctypes.CDLL("libcuda.so.1")  # as the CUDA runtime looks for the driver
+        pytest.skip("this machine has an NVIDIA driver (libcuda.so.1)")
+    except OSError:
+        pass
+    assert "CUDA devices: none (no NVIDIA driver is installed (libcuda.so.1 was not found))" in r.stdout
+    assert "insufficient" not in r.stdout

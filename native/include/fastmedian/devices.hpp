@@ -21,7 +21,8 @@ bool cuda_compiled() noexcept;
 // The CUDA devices usable now; empty without a driver or a GPU (never throws for that).
 std::vector<DeviceInfo> cuda_devices();
 
-// One line saying why CUDA is not usable ("" when at least one device is), for logs and skips.
+// One line saying why CUDA is not usable ("" when at least one device is), for logs and skips:
+// no NVIDIA driver, a driver too old for this build, no NVIDIA GPU, or the CUDA runtime's words.
 std::string cuda_unavailable_reason();
 
 // The library's version, "MAJOR.MINOR.PATCH".
