@@ -110,7 +110,11 @@ def background_params(dtype, shape, size, radius, method, output, offset, mode, 
     if not isinstance(output, str) or output not in BACKGROUND_OUTPUTS:
         raise ValueError(f"output must be one of {', '.join(BACKGROUND_OUTPUTS)}; got "
                          f"{_shown(output)}")
-    return BackgroundParams(median, method, output, _offset(offset))
+    offset = _offset(offset)
+    if output == "background" and offset != 0:  # refused, not ignored, as the CLI refuses it
+        raise ValueError(f"offset applies only to output 'subtract', got offset={offset:g} with "
+                         f"output 'background'")
+    return BackgroundParams(median, method, output, offset)
 
 
 def temporal_params(dtype, shape, window, mode, offset, axis, backend, device):

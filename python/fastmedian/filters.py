@@ -114,7 +114,8 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     output: "subtract" writes image - background + offset: for uint8/uint16 the offset rounded
         to the nearest integer (halves away from zero) and the result clipped to the type; for
         float32 (image - background) + float32(offset), computed in float32. "background"
-        writes the background itself (offset unused).
+        writes the background itself (a nonzero offset raises ValueError, as the CLI refuses
+        --offset there).
     offset: added in output "subtract"; finite, at most 1e9 in magnitude.
     output_array: optional array of the image's shape and dtype to write into (not
         overlapping the image); it is returned.

@@ -102,7 +102,8 @@ CASES = [(k, method) for k in (1, 3, 9, 31) for method in ("exact", "separable")
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32], ids=["u8", "u16", "f32"])
 def test_equals_reference(dtype, k, method, mode, output):
     img = random_image(dtype, (2, 37, 45), seed=k + 7 * len(mode))
-    offset, cval = OFFSETS[np.dtype(dtype)], 77.4 if dtype != np.float32 else -1.5
+    offset = OFFSETS[np.dtype(dtype)] if output == "subtract" else 0
+    cval = 77.4 if dtype != np.float32 else -1.5
     got = fastmedian.background(img, size=(1, k, k), method=method, output=output,
                                 offset=offset, mode=mode, cval=cval, backend="cpu")
     assert got.flags.c_contiguous and got.dtype == img.dtype
@@ -146,9 +147,12 @@ def test_real_image_against_scipy(shared_data):
 def test_defaults_are_exact_subtract_offset_0_nearest():
     img = random_image(np.uint16, (25, 30), seed=9)
     assert_same_bits(fastmedian.background(img, size=7), reference(img, 7))
-    # offset is unused with output background.
-    assert_same_bits(fastmedian.background(img, size=7, output="background", offset=5),
+    assert_same_bits(fastmedian.background(img, size=7, output="background"),
                      reference(img, 7, output="background"))
+    # An offset with output background is refused, not ignored.
+    with pytest.raises(ValueError, match="offset applies only to output 'subtract', got "
+                                         "offset=5 with output 'background'"):
+        fastmedian.background(img, size=7, output="background", offset=5)
 
 
 @pytest.fixture
@@ -279,7 +283,8 @@ DASK_WINDOWS = [{"size": (1, 7, 7)},
 @pytest.mark.parametrize("mode", MODES)
 def test_dask_equals_direct_call(mode, chunks, window):
     lazy = da.from_array(STACK, chunks=chunks)
-    args = dict(window, offset=3.5, mode=mode, cval=4, backend="cpu")
+    args = dict(window, offset=3.5 if window.get("output") != "background" else 0, mode=mode,
+                cval=4, backend="cpu")
     got = fastmedian.dask.background(lazy, **args)
     assert got.chunks == lazy.chunks and got.dtype == STACK.dtype
     assert_same_bits(got.compute(scheduler="threads"), fastmedian.background(STACK, **args))
