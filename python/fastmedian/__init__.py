@@ -16,6 +16,9 @@ the CPU with the same bits, for uint8, uint16 and float32 arrays.
     fastmedian.gaussian_filter(image, sigma=3)     # scipy's Gaussian mask (truncate 4.0)
     fastmedian.dask.convolve(array, weights)       # and dask.gaussian_filter: any chunking
 
+fastmedian.dask and fastmedian.zarr are there after `import fastmedian`, imported on first use
+(they need dask, and zarr for the latter).
+
 Errors: TypeError and ValueError for bad arguments (naming the parameter); fastmedian.Error and
 its subclasses (BackendUnavailableError, DeviceError, UnsupportedError) for the rest.
 """
@@ -27,6 +30,21 @@ from .filters import background, convolve, gaussian_filter, median_filter, tempo
 __all__ = ["median_filter", "temporal_median", "background", "convolve", "gaussian_filter",
            "devices", "cuda_unavailable_reason", "Error",
            "BackendUnavailableError", "DeviceError", "UnsupportedError", "__version__"]
+
+# The submodules that need dask, imported when first named, so that `import fastmedian` stays
+# quick and works without dask (PEP 562).
+_LAZY_SUBMODULES = ("dask", "zarr")
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
 
 
 def devices():
