@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import _native
+from ._dtypes import library_keys, subtract
 from ._params import (background_params, convolve_params, gaussian_params, median_params,
                       one_device, temporal_params)
 
@@ -11,8 +12,11 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     """Exact median filter of a 2D image, of each plane of a 3D stack (planes, y, x), or of a
     3D volume (z, y, x) with a 3D window.
 
-    image: uint8, uint16 or float32 array; read in place when its rows are contiguous (any
-        C-contiguous array, or a view of rows and columns of one), else copied first.
+    image: uint8, uint16 or float32 array, read in place when its rows are contiguous (any
+        C-contiguous array, or a view of rows and columns of one), else copied first. bool,
+        int8, int16, int32, uint32, int64, uint64, float16 and float64 arrays are filtered
+        exactly through those three (bool, int8, int16 with the sign bit flipped, float16 as
+        float32, the others through the ranks of their values, at most 2^24 distinct values).
     size: the side k of a square window (odd), as k or (k, k) for an image and (1, k, k) for a
         stack (each plane on its own); for a 3D array any other (kz, ky, kx) (odd sides up to
         255) is the 3D box. The same as scipy.ndimage.median_filter(image, size=...). A plain k
@@ -36,10 +40,19 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     released while the filter runs, so threads can filter different images at once.
     """
     image = np.asarray(image)
-    p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
-    result, target = _result_and_target(output, image, "output", "image", image.dtype)
-    run_median(readable_in_place(image), result, p)
-    return finished(result, target)
+    keys = library_keys(image, cval, mode == "constant")
+    if keys is None:
+        p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
+        result, target = _result_and_target(output, image, "output", "image", image.dtype)
+        run_median(readable_in_place(image), result, p)
+        return finished(result, target)
+    p = median_params(keys.image.dtype, image.shape, size, radius, mode, keys.cval, backend,
+                      device)
+    target = None if output is None else checked_output(output, image, "output", "image",
+                                                        image.dtype)
+    result = np.empty(image.shape, keys.image.dtype)
+    run_median(readable_in_place(keys.image), result, p)
+    return finished(keys.back(result), target)
 
 
 def run_median(image, result, p, origin=None):
@@ -61,7 +74,9 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     window of `window` frames (the background Fiji's FTM2 removes), the same bits on every
     backend and as `fastmedian temporal` on the command line.
 
-    stack: uint8, uint16 or float32 3D array of frames, (frames, y, x) by default; `axis` names
+    stack: uint8, uint16 or float32 3D array of frames (the other dtypes of median_filter
+        exactly through them; mode "subtract" then computed in the stack's dtype by the same
+        rules), (frames, y, x) by default; `axis` names
         the frame axis (1 or 2 work too: the axis is moved to the front as a view, and copied
         only when the frames do not then lie one after the other in memory). Read in place when
         its rows are contiguous (any C-contiguous array), else copied first.
@@ -84,10 +99,21 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     runs.
     """
     stack = np.asarray(stack)
-    p = temporal_params(stack.dtype, stack.shape, window, mode, offset, axis, backend, device)
-    frames_first = np.moveaxis(stack, p.axis, 0)  # a view
+    keys = library_keys(stack, name="stack")
+    dtype = stack.dtype if keys is None else keys.image.dtype
+    p = temporal_params(dtype, stack.shape, window, mode, offset, axis, backend, device)
     if output is not None:
         output = checked_output(output, stack, "output", "stack", stack.dtype)
+    if keys is not None:
+        frames = np.moveaxis(keys.image, p.axis, 0)
+        median = np.empty(frames.shape, dtype)
+        _native.temporal_median(readable_in_place(frames), median, p.window, "median", 0.0,
+                                p.backend, one_device(p.device, "the temporal median"))
+        result = keys.back(median)
+        if p.mode == "subtract":
+            result = subtract(np.moveaxis(stack, p.axis, 0), result, p.offset)
+        return finished(np.moveaxis(result, 0, p.axis), output)
+    frames_first = np.moveaxis(stack, p.axis, 0)  # a view
     target = None if output is None else np.moveaxis(output, p.axis, 0)
     result = result_for(target, frames_first.shape, stack.dtype)
     _native.temporal_median(readable_in_place(frames_first), result, p.window, p.mode, p.offset,
@@ -104,7 +130,9 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     background` on the command line.
 
     image: uint8, uint16 or float32 array; read in place when its rows are contiguous, else
-        copied first.
+        copied first. The other dtypes of median_filter go exactly through them; output
+        "subtract" is then computed in the image's dtype by the same rules (integers clipped to
+        their range, the offset rounded half away from zero).
     size, radius, mode, cval, backend, device: as median_filter (size k or (k, k) for an image,
         (1, k, k) for a stack; radius: ImageJ's circle).
     method: "exact", the median over the window exactly as median_filter computes it; or
@@ -125,6 +153,20 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     is released while the filter runs.
     """
     image = np.asarray(image)
+    keys = library_keys(image, cval, mode == "constant")
+    if keys is not None:
+        p = background_params(keys.image.dtype, image.shape, size, radius, method, output, offset,
+                              mode, keys.cval, backend, device)
+        m = p.median
+        target = None if output_array is None else checked_output(
+            output_array, image, "output_array", "image", image.dtype)
+        estimate = np.empty(image.shape, keys.image.dtype)
+        _native.background(readable_in_place(keys.image), estimate, m.window, p.method,
+                           "background", 0.0, m.border, m.cval, m.backend, m.device)
+        result = keys.back(estimate)
+        if p.output == "subtract":
+            result = subtract(image, result, p.offset)
+        return finished(result, target)
     p = background_params(image.dtype, image.shape, size, radius, method, output, offset, mode,
                           cval, backend, device)
     m = p.median

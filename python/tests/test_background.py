@@ -213,7 +213,7 @@ IMAGE = np.zeros((8, 9), np.uint16)
 
 
 @pytest.mark.parametrize("image,kwargs,error,names", [
-    (IMAGE.astype(np.float64), {"size": 3}, TypeError, "image"),
+    (IMAGE.astype(np.complex64), {"size": 3}, TypeError, "image"),
     (np.zeros((2, 2, 2, 2), np.uint8), {"size": 3}, ValueError, "image"),
     (IMAGE, {}, ValueError, "size"),
     (IMAGE, {"size": 64}, ValueError, "size"),
