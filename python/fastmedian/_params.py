@@ -345,6 +345,32 @@ def _shown(value):
     return text if len(text) <= 100 else f"{text[:80]}... (a {type(value).__name__})"
 
 
+def channel_axis_of(channel_axis, ndim, name="image"):
+    """channel_axis (scikit-image's keyword: the axis holding the channels) in 0..ndim-1, for
+    an array of ndim axes of which the others make a 2D image, a stack or a volume."""
+    if not _is_int(channel_axis):
+        raise TypeError(f"channel_axis must be an int or None, got {_shown(channel_axis)}")
+    if ndim not in (3, 4):
+        raise ValueError(f"{name} with channel_axis must be 3D or 4D (a 2D image, a stack or a "
+                         f"volume, and the channels), got {ndim}D")
+    if not -ndim <= channel_axis < ndim:
+        raise ValueError(f"channel_axis must be in {-ndim}..{ndim - 1} ({name} is {ndim}D), got "
+                         f"{channel_axis}")
+    return int(channel_axis) % ndim
+
+
+def channel_and_frame_axes(channel_axis, axis, ndim):
+    """(the channel axis, the frame axis among the others) of a stack with channels."""
+    channels = channel_axis_of(channel_axis, ndim, "stack")
+    if not _is_int(axis):
+        raise TypeError(f"axis must be an int, got {_shown(axis)}")
+    if not -ndim <= axis < ndim or axis % ndim == channels:
+        raise ValueError(f"axis must be an axis of the {ndim}D stack other than channel_axis "
+                         f"({channels}), got {axis}")
+    frames = int(axis) % ndim
+    return channels, frames - (frames > channels)
+
+
 def _is_int(v):
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
 

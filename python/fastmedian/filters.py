@@ -3,12 +3,13 @@ import numpy as np
 
 from . import _native
 from ._dtypes import library_keys, subtract
-from ._params import (background_params, convolve_params, gaussian_params, median_params,
-                      one_device, temporal_params)
+from ._params import (background_params, channel_and_frame_axes, channel_axis_of,
+                      convolve_params, gaussian_params, median_params, one_device,
+                      temporal_params)
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
-                  device=0, output=None):
+                  device=0, output=None, channel_axis=None):
     """Exact median filter of a 2D image, of each plane of a 3D stack (planes, y, x), or of a
     3D volume (z, y, x) with a 3D window.
 
@@ -34,12 +35,19 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     device: a CUDA device index, or for 2D windows a list of them to spread the planes over.
     output: optional array of the image's shape and dtype to write into (not overlapping the
         image), as scipy's `output`; it is returned.
+    channel_axis: None, or the axis holding channels (scikit-image's keyword: -1 for an RGB
+        image (y, x, 3)): each channel is filtered on its own, size and radius naming the other
+        axes.
 
     Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
     Returns a new C-contiguous array of the image's shape and dtype (or output). The GIL is
     released while the filter runs, so threads can filter different images at once.
     """
     image = np.asarray(image)
+    if channel_axis is not None:
+        return _each_channel(median_filter, image, channel_axis, output, "output",
+                             size=size, radius=radius, mode=mode, cval=cval, backend=backend,
+                             device=device)
     keys = library_keys(image, cval, mode == "constant")
     if keys is None:
         p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
@@ -69,7 +77,7 @@ def run_median(image, result, p, origin=None):
 
 
 def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="auto", device=0,
-                    output=None):
+                    output=None, channel_axis=None):
     """Temporal median of a movie: for every frame t and pixel, the median of that pixel over a
     window of `window` frames (the background Fiji's FTM2 removes), the same bits on every
     backend and as `fastmedian temporal` on the command line.
@@ -92,6 +100,8 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
     output: optional array of the stack's shape and dtype to write into (not overlapping the
         stack); it is returned.
+    channel_axis: None, or the axis of a 4D stack holding channels, each filtered on its own
+        (`axis` counts the stack's axes, channels included).
 
     Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
     Returns a new array of the stack's shape and dtype (C-contiguous for axis=0; for another
@@ -99,6 +109,11 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     runs.
     """
     stack = np.asarray(stack)
+    if channel_axis is not None:
+        channels, frames = channel_and_frame_axes(channel_axis, axis, stack.ndim)
+        return _each_channel(temporal_median, stack, channels, output, "output", name="stack",
+                             window=window, mode=mode, offset=offset, axis=frames,
+                             backend=backend, device=device)
     keys = library_keys(stack, name="stack")
     dtype = stack.dtype if keys is None else keys.image.dtype
     p = temporal_params(dtype, stack.shape, window, mode, offset, axis, backend, device)
@@ -123,7 +138,8 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
 
 
 def background(image, size=None, radius=None, method="exact", output="subtract", offset=0.0,
-               mode="nearest", cval=0.0, backend="auto", device=0, output_array=None):
+               mode="nearest", cval=0.0, backend="auto", device=0, output_array=None,
+               channel_axis=None):
     """Large-window median background of a 2D image, or of each plane of a 3D stack (planes,
     y, x): uneven illumination or autofluorescence, estimated with a median over a large window
     (64 x 64 and up) and subtracted; the same bits on every backend and as `fastmedian
@@ -147,12 +163,17 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     offset: added in output "subtract"; finite, at most 1e9 in magnitude.
     output_array: optional array of the image's shape and dtype to write into (not
         overlapping the image); it is returned.
+    channel_axis: as median_filter's.
 
     Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
     Returns a new C-contiguous array of the image's shape and dtype (or output_array). The GIL
     is released while the filter runs.
     """
     image = np.asarray(image)
+    if channel_axis is not None:
+        return _each_channel(background, image, channel_axis, output_array, "output_array",
+                             size=size, radius=radius, method=method, output=output,
+                             offset=offset, mode=mode, cval=cval, backend=backend, device=device)
     keys = library_keys(image, cval, mode == "constant")
     if keys is not None:
         p = background_params(keys.image.dtype, image.shape, size, radius, method, output, offset,
@@ -238,6 +259,20 @@ def _convolve(image, p, output_array):
     _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
                      p.border, p.cval, p.backend, p.device)
     return finished(result, target)
+
+
+def _each_channel(filter_one, array, channel_axis, into, into_name, name="image", **kwargs):
+    """filter_one(channel, **kwargs) over each channel of `array` (along channel_axis), into a
+    new C-contiguous array of its shape and dtype, or into `into` (the caller's output array,
+    named into_name)."""
+    channels = channel_axis_of(channel_axis, array.ndim, name)
+    if into is not None:
+        into = checked_output(into, array, into_name, name, array.dtype)
+    result = np.empty(array.shape, array.dtype) if into is None else into
+    source, target = np.moveaxis(array, channels, 0), np.moveaxis(result, channels, 0)
+    for c in range(source.shape[0]):
+        target[c] = filter_one(source[c], **kwargs)
+    return result
 
 
 def _result_and_target(output, image, name, what="image", dtype=None):
