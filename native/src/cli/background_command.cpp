@@ -7,16 +7,15 @@
 #include "commands.hpp"
 #include "fastmedian/background.hpp"
 #include "filter_args.hpp"
+#include "file_pairs.hpp"
 #include "filter_file.hpp"
 
 namespace fastmedian::cli {
 
 int background_command(const std::vector<std::string>& args) {
     const Args a(args, {"--size", "--radius", "--method", "--output", "--offset", "--border",
-                        "--cval", "--backend", "--devices", "--max-memory"});
-    if (a.positionals().size() != 2)
-        throw UsageError("background needs IN.tif and OUT.tif, got " +
-                         std::to_string(a.positionals().size()) + " paths");
+                        "--cval", "--backend", "--devices", "--max-memory", "--out-dir"});
+    const std::vector<FilePair> files = file_pairs(a, "background");
     BackgroundOptions o;
     o.window = parse_window(a, "background");
     if (const std::string* m = a.get("--method")) o.method = parse_background_method(*m, "--method");
@@ -31,8 +30,6 @@ int background_command(const std::vector<std::string>& args) {
     parse_border_and_cval(a, o.border, o.cval);
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
     if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d, o.backend);
-    const std::string& in = a.positionals()[0];
-    const std::string& out = a.positionals()[1];
 
     StackFilter f;
     f.backend = o.backend;
@@ -41,13 +38,13 @@ int background_command(const std::vector<std::string>& args) {
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return background(src, dst, o);
     };
-    const FilterResult r = filter_file(in, out, f);
     std::string what = std::string("background ") + background_method_name(o.method) + " " +
                        describe(o.window, o.border, o.cval) + ", " +
                        background_output_name(o.output);
     if (o.output == BackgroundOutput::subtract) what += " offset " + format_number("%g", o.offset);
-    std::cout << summary(what, r, out) << "\n";
-    return 0;
+    return run_each(files, [&](const FilePair& p) {
+        std::cout << summary(what, filter_file(p.in, p.out, f), p.out) << "\n";
+    });
 }
 
 }  // namespace fastmedian::cli

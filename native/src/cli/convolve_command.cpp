@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "fastmedian/convolve.hpp"
 #include "filter_args.hpp"
+#include "file_pairs.hpp"
 #include "filter_file.hpp"
 #include "mask_file.hpp"
 
@@ -17,16 +18,14 @@ namespace fastmedian::cli {
 namespace {
 
 const std::set<std::string> kValued = {"--kernel", "--gaussian", "--border", "--cval", "--backend",
-                                       "--devices", "--max-memory"};
+                                       "--devices", "--max-memory", "--out-dir"};
 
 }  // namespace
 
 int convolve_command(const std::vector<std::string>& args) {
     bool normalize = false, as_float = false;
     const Args a(take_flags(args, kValued, {{"--normalize", &normalize}, {"--float", &as_float}}), kValued);
-    if (a.positionals().size() != 2)
-        throw UsageError("convolve needs IN.tif and OUT.tif, got " +
-                         std::to_string(a.positionals().size()) + " paths");
+    const std::vector<FilePair> files = file_pairs(a, "convolve");
     const std::string* kernel = a.get("--kernel");
     const std::string* gaussian = a.get("--gaussian");
     if ((kernel == nullptr) == (gaussian == nullptr))
@@ -66,8 +65,6 @@ int convolve_command(const std::vector<std::string>& args) {
     what += std::string(" ") + border_name(o.border);
     if (o.border == Border::constant) what += " " + format_number("%g", o.cval);
     if (as_float) what += ", float output";
-    const std::string& in = a.positionals()[0];
-    const std::string& out = a.positionals()[1];
 
     StackFilter f;
     f.backend = o.backend;
@@ -75,9 +72,9 @@ int convolve_command(const std::vector<std::string>& args) {
     f.max_memory = parse_max_memory(a);
     f.check = [&o](const tiff::StackHeader& h) { check_cval(o.border, o.cval, h.type); };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) { return convolve(src, dst, o); };
-    const FilterResult r = filter_file(in, out, f);
-    std::cout << summary(what, r, out) << "\n";
-    return 0;
+    return run_each(files, [&](const FilePair& p) {
+        std::cout << summary(what, filter_file(p.in, p.out, f), p.out) << "\n";
+    });
 }
 
 }  // namespace fastmedian::cli

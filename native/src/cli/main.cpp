@@ -7,6 +7,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "file_pairs.hpp"
 #include "fastmedian/fastmedian.hpp"
 
 namespace fastmedian::cli {
@@ -90,6 +91,12 @@ const char* const kUsage = R"(usage:
       --max-memory B  the most memory the input and output stacks may take together, in
                       bytes or with K, M or G (KiB, MiB, GiB): 512M, 8G; a larger input is
                       refused before its pixels are read. Default: the machine's memory
+  median, temporal, background and convolve also take several inputs at once:
+      --out-dir DIR   every path given is an input (IN.tif ... instead of IN.tif OUT.tif),
+                      written into the existing folder DIR under its own file name, one
+                      after another; a file that fails is reported and the rest still run
+                      (exit status: the worst of them)
+      e.g. fastmedian median data/*.tif --out-dir denoised --radius 2
   fastmedian help | --help
 )";
 
@@ -129,14 +136,7 @@ int main(int argc, char** argv) {
     using namespace fastmedian;
     try {
         return cli::run(std::vector<std::string>(argv + 1, argv + argc));
-    } catch (const cli::UsageError& e) {
-        std::cerr << "fastmedian: " << e.what() << " (see fastmedian --help)\n";
-        return 2;
-    } catch (const Error& e) {
-        std::cerr << "fastmedian: " << e.what() << "\n";
-        return e.code() == ErrorCode::invalid_argument ? 2 : 1;
-    } catch (const std::exception& e) {
-        std::cerr << "fastmedian: " << e.what() << "\n";
-        return 1;
+    } catch (...) {
+        return cli::tell_failure();
     }
 }

@@ -7,6 +7,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "filter_args.hpp"
+#include "file_pairs.hpp"
 #include "filter_file.hpp"
 
 namespace fastmedian::cli {
@@ -15,7 +16,7 @@ namespace {
 
 const std::set<std::string> kValued = {"--size", "--radius", "--zsize", "--zradius",
                                        "--border", "--cval", "--backend", "--devices",
-                                       "--max-memory"};
+                                       "--max-memory", "--out-dir"};
 
 // `w`, or a UsageError naming `options` when the library refuses it (by now, only for holding
 // more voxels than it takes: each side or radius was checked against its own limit).
@@ -66,9 +67,7 @@ Window3D parse_window3d(const Args& a, const Window& plane) {
 int median_command(const std::vector<std::string>& args) {
     bool volume = false;
     const Args a(take_flags(args, kValued, {{"--3d", &volume}}), kValued);
-    if (a.positionals().size() != 2)
-        throw UsageError("median needs IN.tif and OUT.tif, got " +
-                         std::to_string(a.positionals().size()) + " paths");
+    const std::vector<FilePair> files = file_pairs(a, "median");
     const Window plane = parse_window(a, "median");
     if (!volume && (a.get("--zsize") != nullptr || a.get("--zradius") != nullptr))
         throw UsageError("--zsize and --zradius apply only with --3d");
@@ -78,8 +77,6 @@ int median_command(const std::vector<std::string>& args) {
     Backend backend = Backend::automatic;
     if (const std::string* b = a.get("--backend")) backend = parse_backend(*b, "--backend");
     const std::uint64_t max_memory = parse_max_memory(a);
-    const std::string& in = a.positionals()[0];
-    const std::string& out = a.positionals()[1];
     if (volume) {
         if (a.get("--devices") != nullptr) throw UsageError("--devices applies to the 2D median, not --3d");
         Median3DOptions o;
@@ -87,9 +84,9 @@ int median_command(const std::vector<std::string>& args) {
         o.border = border;
         o.cval = cval;
         o.backend = backend;
-        const FilterResult r = filter_file(in, out, o, max_memory);
-        std::cout << summary(o, r, out) << "\n";
-        return 0;
+        return run_each(files, [&](const FilePair& p) {
+            std::cout << summary(o, filter_file(p.in, p.out, o, max_memory), p.out) << "\n";
+        });
     }
     MedianOptions o;
     o.window = plane;
@@ -97,9 +94,9 @@ int median_command(const std::vector<std::string>& args) {
     o.cval = cval;
     o.backend = backend;
     if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d, o.backend);
-    const FilterResult r = filter_file(in, out, o, max_memory);
-    std::cout << summary(o, r, out) << "\n";
-    return 0;
+    return run_each(files, [&](const FilePair& p) {
+        std::cout << summary(o, filter_file(p.in, p.out, o, max_memory), p.out) << "\n";
+    });
 }
 
 }  // namespace fastmedian::cli

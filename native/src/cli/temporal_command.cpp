@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "fastmedian/temporal.hpp"
 #include "filter_args.hpp"
+#include "file_pairs.hpp"
 #include "filter_file.hpp"
 
 namespace fastmedian::cli {
@@ -27,10 +28,8 @@ int parse_window(const Args& a) {
 }  // namespace
 
 int temporal_command(const std::vector<std::string>& args) {
-    const Args a(args, {"--window", "--mode", "--offset", "--backend", "--max-memory"});
-    if (a.positionals().size() != 2)
-        throw UsageError("temporal needs IN.tif and OUT.tif, got " +
-                         std::to_string(a.positionals().size()) + " paths");
+    const Args a(args, {"--window", "--mode", "--offset", "--backend", "--max-memory", "--out-dir"});
+    const std::vector<FilePair> files = file_pairs(a, "temporal");
     TemporalOptions o;
     o.window = parse_window(a);
     if (const std::string* m = a.get("--mode")) o.mode = parse_temporal_mode(*m, "--mode");
@@ -40,13 +39,15 @@ int temporal_command(const std::vector<std::string>& args) {
         o.offset = parse_offset(*v);
     }
     if (const std::string* b = a.get("--backend")) o.backend = parse_backend(*b, "--backend");
-    const std::string& in = a.positionals()[0];
-    const std::string& out = a.positionals()[1];
+    std::string what = std::string("temporal ") + temporal_mode_name(o.mode) + " N=" +
+                       std::to_string(o.window);
+    if (o.mode == TemporalMode::subtract) what += " offset " + format_number("%g", o.offset);
 
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = parse_max_memory(a);
     f.warmup_planes = o.window;
+    std::string in;  // the file being read, for the header check's messages
     f.check = [&](const tiff::StackHeader& h) {
         refuse_hyperstack(in, h, "temporal", "frames");
         if (o.window > h.planes)
@@ -56,12 +57,10 @@ int temporal_command(const std::vector<std::string>& args) {
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return temporal_median(src, dst, o);
     };
-    const FilterResult r = filter_file(in, out, f);
-    std::string what = std::string("temporal ") + temporal_mode_name(o.mode) + " N=" +
-                       std::to_string(o.window);
-    if (o.mode == TemporalMode::subtract) what += " offset " + format_number("%g", o.offset);
-    std::cout << summary(what, r, out) << "\n";
-    return 0;
+    return run_each(files, [&](const FilePair& p) {
+        in = p.in;
+        std::cout << summary(what, filter_file(p.in, p.out, f), p.out) << "\n";
+    });
 }
 
 }  // namespace fastmedian::cli
