@@ -7,6 +7,8 @@ map that keeps the order of values; each dtype takes one:
   the library's order: -0 below +0, NaN above +Inf, every NaN one value), as uint16 up to 65536
   distinct values, else as float32, whose whole numbers are exact up to 2^24 distinct values;
   an array with more is refused.
+fastmedian.dask maps each chunk (with its halo) on its own, which gives the same result: the
+maps keep the order within any set of values.
 The subtracting outputs (image - median + offset) are then computed here in the array's own
 dtype, with the library's rules: integers take the offset rounded half away from zero and are
 clipped to the dtype's range; floats compute (image - median) + offset in the dtype, any NaN
@@ -34,12 +36,13 @@ class LibraryKeys:
     back: Callable[[np.ndarray], np.ndarray]       # the library's result -> the dtype's values
 
 
-def library_keys(image, cval=0.0, constant=False, name="image"):
-    """None for the library's own dtypes; else `image` (and with `constant` the border's cval)
-    mapped onto one of them keeping the order of values, and the map back."""
-    dt = image.dtype
+def library_dtype(dtype, cval=0.0, constant=False, name="image"):
+    """The dtype the library filters an array of `dtype` as (for checking the other arguments
+    before any pixel is read: float32 stands for the ranks, uint16 or float32); TypeError or
+    ValueError where the array or its cval cannot go through."""
+    dt = np.dtype(dtype)
     if dt in NATIVE:
-        return None
+        return dt
     if not dt.isnative:
         raise TypeError(f"{name} must be in this machine's byte order, got {dt} (convert it with "
                         f"{name}.astype({name}.dtype.newbyteorder('=')))")
@@ -47,9 +50,22 @@ def library_keys(image, cval=0.0, constant=False, name="image"):
         raise TypeError(f"{name} must be a bool, integer or float array of up to 64 bits "
                         f"(uint8, uint16 and float32 run natively, the others exactly through "
                         f"them), got {dt}")
-    constant = constant and isinstance(cval, numbers.Real) and not isinstance(cval, bool)
-    if constant and dt.kind in "biu" and not math.isfinite(cval):
+    if _is_constant(cval, constant) and dt.kind in "biu" and not math.isfinite(cval):
         raise ValueError(f"cval must be finite for integer images, got {cval}")
+    if dt == np.dtype(bool):
+        return np.dtype(np.uint8)
+    if dt in FLIPPED:
+        return np.dtype(FLIPPED[dt][0])
+    return np.dtype(np.float32)
+
+
+def library_keys(image, cval=0.0, constant=False, name="image"):
+    """None for the library's own dtypes; else `image` (and with `constant` the border's cval)
+    mapped onto one of them keeping the order of values, and the map back."""
+    dt = image.dtype
+    if library_dtype(dt, cval, constant, name) == dt:
+        return None
+    constant = _is_constant(cval, constant)
     if dt == np.dtype(bool):
         c = float(cval != 0) if constant else cval
         return LibraryKeys(image.view(np.uint8), c, lambda r: r.view(bool))
@@ -112,6 +128,12 @@ def _from_order_keys(keys, dt):
     values = bits.view(np.float64)
     values[keys == _NAN_KEY] = np.nan
     return values.astype(dt)
+
+
+def _is_constant(cval, constant):
+    """Whether the border reads cval: mode constant, with a number (else the checks of the
+    other arguments say what is wrong with it)."""
+    return constant and isinstance(cval, numbers.Real) and not isinstance(cval, bool)
 
 
 def _integer_cval(cval, dt):

@@ -53,6 +53,7 @@ from dask.delayed import Delayed
 from dask.highlevelgraph import HighLevelGraph
 
 from . import filters
+from ._dtypes import library_dtype, library_keys
 from ._params import (background_params, convolve_params, gaussian_params, median_params,
                       temporal_params)
 
@@ -66,7 +67,8 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     dask's threaded or synchronous scheduler, each task writing its chunk's result straight into
     `output`, and returns it."""
     image = da.asarray(image)
-    p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
+    dtype = library_dtype(image.dtype, cval, mode == "constant")
+    p = median_params(dtype, image.shape, size, radius, mode, cval, backend, device)
     args = dict(size=size, radius=radius, mode=mode, cval=cval, backend=backend, device=device)
     return _blocks_with_halo(functools.partial(_median_box, args), image, p.halo,
                              p.border == "wrap", image.dtype, output, "output",
@@ -84,7 +86,8 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     scheduler, each task writing its chunk's result straight into `output_array`, and returns
     it."""
     image = da.asarray(image)
-    p = background_params(image.dtype, image.shape, size, radius, method, output, offset, mode,
+    dtype = library_dtype(image.dtype, cval, mode == "constant")
+    p = background_params(dtype, image.shape, size, radius, method, output, offset, mode,
                           cval, backend, device)
     block_filter = functools.partial(filters.background, size=size, radius=radius,
                                      method=p.method, output=p.output, offset=p.offset,
@@ -142,7 +145,8 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     array of the same shape, dtype and chunks, equal bit for bit to the NumPy call on the whole
     array for every chunking. Bad arguments raise now, not on compute."""
     stack = da.asarray(stack)
-    p = temporal_params(stack.dtype, stack.shape, window, mode, offset, axis, backend, device)
+    p = temporal_params(library_dtype(stack.dtype, name="stack"), stack.shape, window, mode,
+                        offset, axis, backend, device)
     block_filter = _on_worker(functools.partial(filters.temporal_median, window=p.window,
                                                 mode=p.mode, offset=p.offset, axis=0,
                                                 backend=p.backend, device=p.device))
@@ -287,10 +291,16 @@ def _median_box(args, part, origin, shape, out):
     not travel to a cluster's workers) of the chunk's box of `shape` at `origin` in `part`:
     filtered from part as it lies (the library's output box), straight into `out` where the
     library can write it as it lies (filters.result_for)."""
-    p = median_params(part.dtype, part.shape, **args)
-    result = filters.result_for(out, shape, part.dtype)
-    filters.run_median(filters.readable_in_place(part), result, p, origin)
-    return filters.finished(result, out)
+    keys = library_keys(part, args["cval"], args["mode"] == "constant")
+    if keys is None:
+        p = median_params(part.dtype, part.shape, **args)
+        result = filters.result_for(out, shape, part.dtype)
+        filters.run_median(filters.readable_in_place(part), result, p, origin)
+        return filters.finished(result, out)
+    p = median_params(keys.image.dtype, part.shape, **dict(args, cval=keys.cval))
+    result = np.empty(shape, keys.image.dtype)
+    filters.run_median(filters.readable_in_place(keys.image), result, p, origin)
+    return filters.finished(keys.back(result), out)
 
 
 def _whole_box(block_filter, part, origin, shape, out):

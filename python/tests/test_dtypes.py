@@ -172,3 +172,30 @@ def test_background_both_outputs_both_methods(dtype):
         got = fastmedian.background(image, size=7, method=method, offset=100.5, mode="reflect",
                                     backend="cpu")
         assert_same_bits(got, subtract_reference(image, estimate, 100.5))
+
+
+# --- fastmedian.dask: each chunk through the same maps ---
+
+@pytest.mark.parametrize("dtype", [bool, np.int16, np.uint32, np.float64],
+                         ids=lambda d: np.dtype(d).name)
+def test_dask_equals_the_numpy_call(dtype):
+    da = pytest.importorskip("dask.array")
+    stack = random_array(dtype, (4, 29, 31), seed=13)
+    lazy = da.from_array(stack, chunks=(2, 11, 12))
+    for call in [
+        lambda m, a: m.median_filter(a, size=(1, 5, 5), mode="constant", cval=7),
+        lambda m, a: m.median_filter(a, size=(3, 3, 3), mode="reflect"),
+        lambda m, a: m.background(a, size=(1, 7, 7), offset=-3),
+        lambda m, a: m.temporal_median(a, 3, mode="subtract", offset=2),
+    ]:
+        got = call(fastmedian.dask, lazy).compute(scheduler="threads")
+        assert_same_bits(got, call(fastmedian, stack))
+
+
+def test_dask_checks_the_dtype_before_computing():
+    da = pytest.importorskip("dask.array")
+    with pytest.raises(TypeError, match="image must be a bool, integer or float array"):
+        fastmedian.dask.median_filter(da.zeros((8, 8), dtype=np.complex64), size=3)
+    with pytest.raises(ValueError, match="cval must be finite for integer images"):
+        fastmedian.dask.median_filter(da.zeros((8, 8), dtype=np.int32), size=3, mode="constant",
+                                      cval=np.nan)
