@@ -227,3 +227,12 @@ def test_max_memory_is_parsed_strictly(fastmedian, zeros, tmp_path, value):
 def test_help_describes_max_memory(fastmedian):
     r = fastmedian("--help")
     assert r.returncode == 0 and "--max-memory B  the most memory the input and output" in r.stdout
+
+
+def test_help_says_which_commands_refuse_hyperstacks(fastmedian):
+    r = fastmedian("--help")
+    assert r.returncode == 0
+    assert "hyperstack of more than one axis (channels, slices, frames) is\n" \
+           "                      refused with --3d" in r.stdout
+    temporal = r.stdout[r.stdout.index("fastmedian temporal"):r.stdout.index("fastmedian background")]
+    assert "An ImageJ hyperstack of more than one axis (channels, slices, frames) is refused" in temporal

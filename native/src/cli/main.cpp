@@ -22,7 +22,9 @@ const char* const kUsage = R"(usage:
                       --radius (R at most 127); either at most 1048576 voxels (a box of
                       101 x 101 x 101, or 255 x 255 x 15 with --zsize; radius 63)
       --zsize KZ      with --3d --size: the box's depth in pages (odd; default K)
-      --zradius RZ    with --3d --radius: the ellipsoid's radius in pages (default R)
+      --zradius RZ    with --3d --radius: the ellipsoid's radius in pages (default R); an
+                      ImageJ hyperstack of more than one axis (channels, slices, frames) is
+                      refused with --3d (split it first); without --3d every page is filtered
       --border MODE   replicate (default; scipy 'nearest'), reflect, mirror, constant, wrap
                       (with --3d, along z as well)
       --cval V        the outside value for --border constant (default 0)
@@ -41,6 +43,8 @@ const char* const kUsage = R"(usage:
       --offset V      added in --mode subtract (rounded, then clamped for 8/16-bit images);
                       default 0, from -1e9 to 1e9
       --backend B     auto (default), cpu, cuda
+      An ImageJ hyperstack of more than one axis (channels, slices, frames) is refused:
+      split it first (ImageJ: Image > Hyperstacks > Reduce Dimensionality).
       OUT.tif is written completely or not at all, and never over IN.tif.
       e.g. fastmedian temporal movie.tif moving.tif --window 50 --mode subtract --offset 100
   fastmedian background IN.tif OUT.tif (--size K | --radius R) [options]
