@@ -87,7 +87,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     // long run.
     tiff::check_output(out);
     const tiff::Stack src = tiff::read_tiff(in, [&](const tiff::StackHeader& h) {
-        if (f.check) f.check(h);
+        if (f.check) f.check(in, h);
         check_memory(in, h, f.float_output ? PixelType::f32 : h.type, f.max_memory);
     });
     const PixelType out_type = f.float_output ? PixelType::f32 : src.type;
@@ -118,7 +118,9 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = max_memory;
-    f.check = [&o](const tiff::StackHeader& h) { check_cval(o.border, o.cval, h.type); };
+    f.check = [&o](const std::string&, const tiff::StackHeader& h) {
+        check_cval(o.border, o.cval, h.type);
+    };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
         return median2d(src, dst, o);
     };
@@ -130,7 +132,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = max_memory;
-    f.check = [&](const tiff::StackHeader& h) {
+    f.check = [&o](const std::string& in, const tiff::StackHeader& h) {
         refuse_hyperstack(in, h, "median --3d", "slices");
         check_cval(o.border, o.cval, h.type);
     };

@@ -24,9 +24,9 @@ struct StackFilter {
     Backend backend = Backend::automatic;
     // Planes of that warm-up run's 1 x 1 stack: the fewest the filter accepts.
     std::int64_t warmup_planes = 1;
-    // Called with the input's header before its pixels are read; throws UsageError for
-    // options that do not fit it. May be empty.
-    std::function<void(const tiff::StackHeader& input)> check;
+    // Called with the input's path and header before its pixels are read; throws UsageError
+    // for options that do not fit it. May be empty.
+    std::function<void(const std::string& in, const tiff::StackHeader& input)> check;
     // Filters `src` into `dst` (same shape; the type float_output says) and says what ran.
     std::function<RunInfo(const ConstImageView& src, const ImageView& dst)> run;
     // The output's pixel type: f32 here, or the input's own when false.

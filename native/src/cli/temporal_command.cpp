@@ -47,8 +47,7 @@ int temporal_command(const std::vector<std::string>& args) {
     f.backend = o.backend;
     f.max_memory = parse_max_memory(a);
     f.warmup_planes = o.window;
-    std::string in;  // the file being read, for the header check's messages
-    f.check = [&](const tiff::StackHeader& h) {
+    f.check = [&o](const std::string& in, const tiff::StackHeader& h) {
         refuse_hyperstack(in, h, "temporal", "frames");
         if (o.window > h.planes)
             throw UsageError("--window " + std::to_string(o.window) + " is more than the " +
@@ -58,7 +57,6 @@ int temporal_command(const std::vector<std::string>& args) {
         return temporal_median(src, dst, o);
     };
     return run_each(files, [&](const FilePair& p) {
-        in = p.in;
         std::cout << summary(what, filter_file(p.in, p.out, f), p.out) << "\n";
     });
 }
