@@ -60,11 +60,12 @@ def library_dtype(dtype, cval=0.0, constant=False, name="image"):
 
 
 def library_keys(image, cval=0.0, constant=False, name="image"):
-    """None for the library's own dtypes; else `image` (and with `constant` the border's cval)
-    mapped onto one of them keeping the order of values, and the map back."""
+    """`image` (and with `constant` the border's cval) as the library takes it: itself for the
+    library's own dtypes, else mapped onto one of them keeping the order of values; and the map
+    back."""
     dt = image.dtype
     if library_dtype(dt, cval, constant, name) == dt:
-        return None
+        return LibraryKeys(image, cval, lambda r: r)
     constant = _is_constant(cval, constant)
     if dt == np.dtype(bool):
         c = float(cval != 0) if constant else cval

@@ -292,13 +292,8 @@ def _median_box(args, part, origin, shape, out):
     filtered from part as it lies (the library's output box), straight into `out` where the
     library can write it as it lies (filters.result_for)."""
     keys = library_keys(part, args["cval"], args["mode"] == "constant")
-    if keys is None:
-        p = median_params(part.dtype, part.shape, **args)
-        result = filters.result_for(out, shape, part.dtype)
-        filters.run_median(filters.readable_in_place(part), result, p, origin)
-        return filters.finished(result, out)
     p = median_params(keys.image.dtype, part.shape, **dict(args, cval=keys.cval))
-    result = np.empty(shape, keys.image.dtype)
+    result = filters.result_for(out, shape, keys.image.dtype)
     filters.run_median(filters.readable_in_place(keys.image), result, p, origin)
     return filters.finished(keys.back(result), out)
 

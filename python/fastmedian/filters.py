@@ -49,16 +49,11 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
                              size=size, radius=radius, mode=mode, cval=cval, backend=backend,
                              device=device)
     keys = library_keys(image, cval, mode == "constant")
-    if keys is None:
-        p = median_params(image.dtype, image.shape, size, radius, mode, cval, backend, device)
-        result, target = _result_and_target(output, image, "output", "image", image.dtype)
-        run_median(readable_in_place(image), result, p)
-        return finished(result, target)
     p = median_params(keys.image.dtype, image.shape, size, radius, mode, keys.cval, backend,
                       device)
     target = None if output is None else checked_output(output, image, "output", "image",
                                                         image.dtype)
-    result = np.empty(image.shape, keys.image.dtype)
+    result = result_for(target, image.shape, keys.image.dtype)
     run_median(readable_in_place(keys.image), result, p)
     return finished(keys.back(result), target)
 
@@ -115,24 +110,21 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
                              window=window, mode=mode, offset=offset, axis=frames,
                              backend=backend, device=device)
     keys = library_keys(stack, name="stack")
-    dtype = stack.dtype if keys is None else keys.image.dtype
-    p = temporal_params(dtype, stack.shape, window, mode, offset, axis, backend, device)
+    p = temporal_params(keys.image.dtype, stack.shape, window, mode, offset, axis, backend,
+                        device)
     if output is not None:
         output = checked_output(output, stack, "output", "stack", stack.dtype)
-    if keys is not None:
-        frames = np.moveaxis(keys.image, p.axis, 0)
-        median = np.empty(frames.shape, dtype)
-        _native.temporal_median(readable_in_place(frames), median, p.window, "median", 0.0,
-                                p.backend, one_device(p.device, "the temporal median"))
-        result = keys.back(median)
-        if p.mode == "subtract":
-            result = subtract(np.moveaxis(stack, p.axis, 0), result, p.offset)
-        return finished(np.moveaxis(result, 0, p.axis), output)
-    frames_first = np.moveaxis(stack, p.axis, 0)  # a view
+    # The library subtracts in its own dtypes; the others take the median back and subtract here.
+    native = keys.image is stack
+    frames_first = np.moveaxis(keys.image, p.axis, 0)  # a view
     target = None if output is None else np.moveaxis(output, p.axis, 0)
-    result = result_for(target, frames_first.shape, stack.dtype)
-    _native.temporal_median(readable_in_place(frames_first), result, p.window, p.mode, p.offset,
+    result = result_for(target, frames_first.shape, keys.image.dtype)
+    _native.temporal_median(readable_in_place(frames_first), result, p.window,
+                            p.mode if native else "median", p.offset if native else 0.0,
                             p.backend, one_device(p.device, "the temporal median"))
+    result = keys.back(result)
+    if not native and p.mode == "subtract":
+        result = subtract(np.moveaxis(stack, p.axis, 0), result, p.offset)
     finished(result, target)
     return np.moveaxis(result, 0, p.axis) if output is None else output
 
@@ -175,25 +167,21 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
                              size=size, radius=radius, method=method, output=output,
                              offset=offset, mode=mode, cval=cval, backend=backend, device=device)
     keys = library_keys(image, cval, mode == "constant")
-    if keys is not None:
-        p = background_params(keys.image.dtype, image.shape, size, radius, method, output, offset,
-                              mode, keys.cval, backend, device)
-        m = p.median
-        target = None if output_array is None else checked_output(
-            output_array, image, "output_array", "image", image.dtype)
-        estimate = np.empty(image.shape, keys.image.dtype)
-        _native.background(readable_in_place(keys.image), estimate, m.window, p.method,
-                           "background", 0.0, m.border, m.cval, m.backend, m.device)
-        result = keys.back(estimate)
-        if p.output == "subtract":
-            result = subtract(image, result, p.offset)
-        return finished(result, target)
-    p = background_params(image.dtype, image.shape, size, radius, method, output, offset, mode,
-                          cval, backend, device)
+    p = background_params(keys.image.dtype, image.shape, size, radius, method, output, offset,
+                          mode, keys.cval, backend, device)
     m = p.median
-    result, target = _result_and_target(output_array, image, "output_array", "image", image.dtype)
-    _native.background(readable_in_place(image), result, m.window, p.method, p.output, p.offset,
+    target = None if output_array is None else checked_output(
+        output_array, image, "output_array", "image", image.dtype)
+    # The library subtracts in its own dtypes; the others take the background back and subtract
+    # here.
+    native = keys.image is image
+    result = result_for(target, image.shape, keys.image.dtype)
+    _native.background(readable_in_place(keys.image), result, m.window, p.method,
+                       p.output if native else "background", p.offset if native else 0.0,
                        m.border, m.cval, m.backend, m.device)
+    result = keys.back(result)
+    if not native and p.output == "subtract":
+        result = subtract(image, result, p.offset)
     return finished(result, target)
 
 
@@ -284,10 +272,10 @@ def _result_and_target(output, image, name, what="image", dtype=None):
 
 
 def result_for(target, shape, dtype):
-    """The array the library writes for `target` (the caller's output, or None): target itself
-    where the library can write it as it lies, else a new C-contiguous array, which finished()
-    copies into target."""
-    if target is not None and writable_in_place(target):
+    """The array of `dtype` the library writes for `target` (the caller's output, or None):
+    target itself where it has that dtype and the library can write it as it lies, else a new
+    C-contiguous array, which finished() copies into target."""
+    if target is not None and target.dtype == dtype and writable_in_place(target):
         return target
     return np.empty(shape, dtype)
 
