@@ -116,7 +116,6 @@ class TiffRoundTrip : public TiffIo {};
 using PixelTypes = ::testing::Types<std::uint8_t, std::uint16_t, float>;
 TYPED_TEST_SUITE(TiffRoundTrip, PixelTypes);
 
-// 1000 rows span several strips of the writer's 256 KiB for every type.
 TYPED_TEST(TiffRoundTrip, MultiPageStackKeepsTypeSizeAndBits) {
     const int w = 301, h = 1000, planes = 3;
     const std::vector<TypeParam> pixels = pattern<TypeParam>(w, h, planes);
@@ -147,6 +146,41 @@ TEST_F(TiffIo, WritesTheRectangleAStridedViewDescribes) {
         for (int y = 0; y < 10; ++y)
             for (int x = 0; x < 20; ++x)
                 ASSERT_EQ(got[(z * 10 + y) * 20 + x], big[(z * H + y + 3) * W + x + 5]);
+}
+
+TEST_F(TiffIo, MetadataSurvivesARoundTrip) {
+    const std::vector<std::uint16_t> pixels = pattern<std::uint16_t>(9, 7, 4);
+    tiff::Metadata m;
+    m.description = "ImageJ=1.54f\nimages=4\nchannels=2\nslices=2\nunit=micron\n";
+    m.has_resolution = true;
+    m.x_resolution = 8.0f;
+    m.y_resolution = 4.0f;
+    m.resolution_unit = 3;
+    m.imagej_counts = {8, 3, 5};
+    m.imagej_data = {'I', 'J', 'I', 'J', 'i', 'n', 'f', 'o', 1, 2, 3, 4, 5, 6, 7, 8};
+    tiff::write_tiff(path("meta.tif"), view(pixels.data(), 9, 7, 4), m);
+    const tiff::Stack s = tiff::read_tiff(path("meta.tif"));
+    EXPECT_EQ(s.metadata.description, m.description);
+    EXPECT_TRUE(s.metadata.has_resolution);
+    EXPECT_EQ(s.metadata.x_resolution, 8.0f);
+    EXPECT_EQ(s.metadata.y_resolution, 4.0f);
+    EXPECT_EQ(s.metadata.resolution_unit, 3);
+    EXPECT_EQ(s.metadata.imagej_counts, m.imagej_counts);
+    EXPECT_EQ(s.metadata.imagej_data, m.imagej_data);
+    ASSERT_EQ(s.bytes.size(), pixels.size() * 2);
+    EXPECT_EQ(std::memcmp(s.bytes.data(), pixels.data(), s.bytes.size()), 0);
+}
+
+TEST_F(TiffIo, OmeXmlSaysTheTypeWritten) {
+    const std::vector<float> pixels(6 * 5, 0.5f);
+    tiff::Metadata m;
+    m.description =
+        "<?xml version=\"1.0\"?><OME><Image><Pixels DimensionOrder=\"XYZCT\" Type=\"uint16\" "
+        "SignificantBits=\"16\" SizeX=\"6\"><TiffData/></Pixels></Image></OME>";
+    tiff::write_tiff(path("ome.tif"), view(pixels.data(), 6, 5), m);
+    EXPECT_EQ(tiff::read_tiff(path("ome.tif")).metadata.description,
+              "<?xml version=\"1.0\"?><OME><Image><Pixels DimensionOrder=\"XYZCT\" Type=\"float\" "
+              "SignificantBits=\"32\" SizeX=\"6\"><TiffData/></Pixels></Image></OME>");
 }
 
 TEST_F(TiffIo, ReplacesAnExistingFile) {

@@ -12,6 +12,27 @@
 
 namespace fastmedian::tiff {
 
+// What a file says besides its pixels, carried from an input to its output unchanged: page 1's
+// description (ImageJ's hyperstack axes, unit, spacing and frame interval; OME-XML; any text),
+// the pixel size in the resolution tags, and ImageJ's private tags (slice labels, channel
+// lookup tables and display ranges, the Info property).
+struct Metadata {
+    std::string description;  // empty: none
+    bool has_resolution = false;
+    float x_resolution = 1.0f;  // pixels per unit: ImageJ's pixel width is 1 / x_resolution
+    float y_resolution = 1.0f;
+    int resolution_unit = 1;  // TIFF's ResolutionUnit: 1 none, 2 inch, 3 centimetre
+    std::vector<std::uint32_t> imagej_counts;  // ImageJ's tag 50838 (IJMetaDataByteCounts)
+    std::vector<std::uint8_t> imagej_data;     // ImageJ's tag 50839 (IJMetaData)
+};
+
+// `m` for a projection of its stack along ImageJ's axis `axis` ("frames" or "slices") into
+// `planes` planes: ImageJ's description says images=`planes` and loses the `axis` count, and
+// its slice labels go (one per input plane, they name none of the output's); a description
+// not ImageJ's (OME-XML, tifffile's shape) describes the input's planes and is dropped. The
+// resolution, lookup tables, display ranges and Info stay.
+Metadata projected_metadata(const Metadata& m, const std::string& axis, std::int64_t planes);
+
 // A dense stack that owns its pixels: planes x height x width, rows and planes packed.
 struct Stack {
     PixelType type = PixelType::u8;
@@ -19,6 +40,7 @@ struct Stack {
     std::int64_t height = 0;
     std::int64_t planes = 0;
     std::vector<std::uint8_t> bytes;
+    Metadata metadata;
 
     Stack() = default;
     Stack(PixelType type, std::int64_t width, std::int64_t height, std::int64_t planes);
@@ -55,9 +77,13 @@ using HeaderCheck = std::function<void(const StackHeader&)>;
 // sees the header first.
 Stack read_tiff(const std::string& path, const HeaderCheck& check = {});
 
-// Writes one uncompressed page per plane (BigTIFF only past 4 GB). The pixels go to a temporary
-// file beside `path` that is renamed over `path` only once complete, so `path` never holds a
-// partial file; on failure the temporary file is removed.
-void write_tiff(const std::string& path, const ConstImageView& image);
+// Writes one uncompressed page per plane (BigTIFF only past 4 GB) with `metadata`; an OME-XML
+// description gets the pixel type written. The pages' headers come first and the planes after
+// them, one after another, as ImageJ writes its stacks and must find them (ImageJ reads only
+// page 1's header of a file its description calls a stack of several images). The pixels go
+// to a temporary file beside `path` that is renamed over `path` only once complete, so `path`
+// never holds a partial file; on failure the temporary file is removed.
+void write_tiff(const std::string& path, const ConstImageView& image,
+                const Metadata& metadata = {});
 
 }  // namespace fastmedian::tiff

@@ -13,8 +13,10 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "metadata.hpp"
 #include "tiff_file.hpp"
 #include "tiff_io.hpp"
 
@@ -316,6 +318,7 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check) {
     TIFF* tif = f.get();
     const Layout first = page_layout(f, 0);
     const ImageJDescription imagej = imagej_description(tif);
+    Metadata metadata = read_metadata(tif);
     const std::vector<std::uint64_t> pages = page_directories(f, first);
     // ImageJ's one page holding every plane (see imagej_planes_start); with more pages, ImageJ
     // and tifffile write one per plane and images=N only counts them.
@@ -335,6 +338,7 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check) {
     s.width = first.width;
     s.height = first.height;
     s.planes = planes;
+    s.metadata = std::move(metadata);
     try {
         if (one_page_stack) {
             s.bytes.resize(std::size_t{first.width} * first.height * pixel_size(first.type) *

@@ -1,14 +1,19 @@
 // write_tiff: a complete file or nothing. Pixels go to a temporary file in the target's
 // directory (so the final rename stays on one file system and is atomic), which replaces the
 // target only after libtiff and fsync have both succeeded.
+//
+// The layout is ImageJ's: every page's header first, then the planes one after another, each
+// page one strip. libtiff appends whatever it writes to the end of the file, so the headers are
+// written first with their strip offsets deferred (TIFFDeferStrileArrayWriting), and each
+// plane's offset is filled in once the plane is appended.
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "metadata.hpp"
 #include "output_file.hpp"
 #include "tiff_file.hpp"
 #include "tiff_io.hpp"
@@ -21,15 +26,14 @@ namespace {
     throw Error(ErrorCode::io_error, what + ": " + std::strerror(errno));
 }
 
-void write_plane(const TiffFile& f, const ConstImageView& image, std::int64_t z) {
+std::string page_name(std::int64_t z) { return "page " + std::to_string(z + 1); }
+
+void write_header(const TiffFile& f, const ConstImageView& image, std::int64_t z,
+                  const Metadata& m, const std::string& description) {
     TIFF* tif = f.get();
     const std::size_t px = pixel_size(image.type);
-    const std::size_t row_bytes = static_cast<std::size_t>(image.width) * px;
     const auto height = static_cast<std::uint32_t>(image.height);
-    // Strips of about 256 KiB: small enough to buffer, large enough to write fast.
-    const auto rows_per_strip =
-        static_cast<std::uint32_t>(std::clamp<std::size_t>((256u << 10) / row_bytes, 1, height));
-    const bool ok =
+    bool ok =
         TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(image.width)) &&
         TIFFSetField(tif, TIFFTAG_IMAGELENGTH, height) &&
         TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, static_cast<std::uint16_t>(8 * px)) &&
@@ -39,36 +43,72 @@ void write_plane(const TiffFile& f, const ConstImageView& image, std::int64_t z)
         TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK) &&
         TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) &&
         TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) &&
-        TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, rows_per_strip);
-    if (!ok) f.fail(ErrorCode::io_error, "cannot set the tags of page " + std::to_string(z + 1));
-    std::vector<std::uint8_t> strip(rows_per_strip * row_bytes);
-    for (std::uint32_t y = 0, s = 0; y < height; y += rows_per_strip, ++s) {
-        const std::uint32_t rows = std::min(rows_per_strip, height - y);
-        for (std::uint32_t r = 0; r < rows; ++r)
-            std::memcpy(strip.data() + r * row_bytes, image.row(z, y + r), row_bytes);
-        const auto bytes = static_cast<tmsize_t>(rows * row_bytes);
-        if (TIFFWriteEncodedStrip(tif, s, strip.data(), bytes) != bytes)
-            f.fail(ErrorCode::io_error, "cannot write page " + std::to_string(z + 1));
+        TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, height);
+    if (m.has_resolution)
+        ok = ok && TIFFSetField(tif, TIFFTAG_XRESOLUTION, m.x_resolution) &&
+             TIFFSetField(tif, TIFFTAG_YRESOLUTION, m.y_resolution) &&
+             TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, static_cast<std::uint16_t>(m.resolution_unit));
+    // Page 1 only, where ImageJ and OME-TIFF writers put them and readers look.
+    if (z == 0 && !description.empty())
+        ok = ok && TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, description.c_str());
+    if (z == 0) ok = ok && set_imagej_tags(tif, m);
+    ok = ok && TIFFDeferStrileArrayWriting(tif) && TIFFWriteCheck(tif, 0, "write_tiff") &&
+         TIFFWriteDirectory(tif);
+    if (!ok) f.fail(ErrorCode::io_error, "cannot write the header of " + page_name(z));
+}
+
+// Every page's header offset, in order.
+std::vector<std::uint64_t> header_offsets(const TiffFile& f, std::int64_t planes) {
+    TIFF* tif = f.get();
+    std::vector<std::uint64_t> offsets;
+    for (std::int64_t z = 0; z < planes; ++z) {
+        if (!(z == 0 ? TIFFSetDirectory(tif, 0) : TIFFReadDirectory(tif)))
+            f.fail(ErrorCode::io_error, "cannot read back the header of " + page_name(z));
+        offsets.push_back(TIFFCurrentDirOffset(tif));
     }
-    if (!TIFFWriteDirectory(tif))
-        f.fail(ErrorCode::io_error, "cannot write page " + std::to_string(z + 1));
+    return offsets;
+}
+
+void write_plane(const TiffFile& f, const ConstImageView& image, std::int64_t z,
+                 std::uint64_t header, std::vector<std::uint8_t>& packed) {
+    TIFF* tif = f.get();
+    const std::size_t row_bytes = static_cast<std::size_t>(image.width) * pixel_size(image.type);
+    const std::size_t bytes = row_bytes * static_cast<std::size_t>(image.height);
+    // libtiff leaves an uncompressed strip in the file's own byte and bit order untouched, so
+    // packed rows go as they are; other views are packed first.
+    void* strip = const_cast<std::uint8_t*>(image.plane(z));
+    if (image.row_stride != static_cast<std::int64_t>(row_bytes)) {
+        packed.resize(bytes);
+        for (std::int64_t y = 0; y < image.height; ++y)
+            std::memcpy(packed.data() + y * row_bytes, image.row(z, y), row_bytes);
+        strip = packed.data();
+    }
+    if (!TIFFSetSubDirectory(tif, header) || !TIFFForceStrileArrayWriting(tif) ||
+        TIFFWriteEncodedStrip(tif, 0, strip, static_cast<tmsize_t>(bytes)) !=
+            static_cast<tmsize_t>(bytes) ||
+        !TIFFFlush(tif))
+        f.fail(ErrorCode::io_error, "cannot write " + page_name(z));
 }
 
 }  // namespace
 
-void write_tiff(const std::string& path, const ConstImageView& image) {
+void write_tiff(const std::string& path, const ConstImageView& image, const Metadata& metadata) {
     if (image.data == nullptr || image.width < 1 || image.height < 1 || image.planes < 1 ||
         image.width >= (std::int64_t{1} << 31) || image.height >= (std::int64_t{1} << 31) ||
         image.row_stride < image.width * static_cast<std::int64_t>(pixel_size(image.type)))
         throw Error(ErrorCode::invalid_argument, "cannot write " + path + ": invalid image view");
     const std::uint64_t bytes = static_cast<std::uint64_t>(image.width) * image.height *
                                 image.planes * pixel_size(image.type);
-    // Classic TIFF addresses 4 GiB; leave room for the directories.
+    // Classic TIFF addresses 4 GiB; leave room for the headers.
     const char* mode = bytes < (std::uint64_t{4000} << 20) ? "w" : "w8";
+    const std::string description = description_for(metadata.description, image.type);
     TempFile tmp(check_output(path));
     TiffFile f(tmp.release_fd(), path, mode);
-    for (std::int64_t z = 0; z < image.planes; ++z) write_plane(f, image, z);
-    if (!TIFFFlush(f.get())) f.fail(ErrorCode::io_error, "cannot write");
+    for (std::int64_t z = 0; z < image.planes; ++z)
+        write_header(f, image, z, metadata, description);
+    const std::vector<std::uint64_t> headers = header_offsets(f, image.planes);
+    std::vector<std::uint8_t> packed;
+    for (std::int64_t z = 0; z < image.planes; ++z) write_plane(f, image, z, headers[z], packed);
     // Late write errors (a full disk, NFS) may show up only here.
     if (::fsync(TIFFFileno(f.get())) != 0) fail_errno("cannot write " + path);
     f.close();
