@@ -115,19 +115,62 @@ def hyperstack(path, axes, shape):
     return data
 
 
-@pytest.mark.parametrize("command,split", [
-    (["temporal", "--window", "3"], "temporal filters along one axis only: split the "
-                                    "channels/slices first"),
-    (["median", "--size", "3", "--3d"], "median --3d filters along one axis only: split the "
-                                        "channels/frames first"),
-], ids=["temporal", "median --3d"])
-def test_hyperstack_refused_by_filters_along_one_axis(fastmedian, tmp_path, command, split):
-    hyperstack(tmp_path / "in.tif", "TZCYX", (4, 3, 2, 8, 6))
+def series_reference(data, axis, filter_one):
+    """`filter_one` of each series of the TCZYX `data` along `axis` (0 frames, 2 slices), the
+    other two axes held."""
+    moved = np.moveaxis(data, axis, 2)  # the two other axes, then the series
+    out = np.empty_like(moved)
+    for i in range(moved.shape[0]):
+        for c in range(moved.shape[1]):
+            out[i, c] = filter_one(moved[i, c])
+    return np.moveaxis(out, 2, axis)
+
+
+def temporal_median_of(series, n=3):
+    # Output frame t uses frames [s, s + n), s = t - n // 2 clamped; the lower middle.
+    frames = series.shape[0]
+    out = np.empty_like(series)
+    for t in range(frames):
+        s = min(max(t - n // 2, 0), frames - n)
+        out[t] = np.sort(series[s:s + n], axis=0)[(n - 1) // 2]
+    return out
+
+
+@pytest.mark.parametrize("command,axis,filter_one", [
+    (["temporal", "--window", "3"], 0, temporal_median_of),
+    (["median", "--size", "3", "--3d"], 2,
+     lambda v: ndi.median_filter(v, size=3, mode="nearest")),
+], ids=["temporal along frames", "median --3d along slices"])
+def test_hyperstack_filtered_along_its_axis(fastmedian, tmp_path, command, axis, filter_one):
+    data = hyperstack(tmp_path / "in.tif", "TZCYX", (4, 3, 2, 8, 6))
     r = fastmedian(command[0], tmp_path / "in.tif", tmp_path / "out.tif", *command[1:])
-    assert_one_line_error(r, 1, "in.tif is an ImageJ hyperstack of 2 channels x 3 slices x 4 "
-                          "frames; " + split + " (ImageJ: Image > Hyperstacks > Reduce "
-                          "Dimensionality)")
-    assert listing(tmp_path) == ["in.tif"]
+    assert r.returncode == 0, r.stderr
+    got = tifffile.imread(tmp_path / "out.tif").reshape(data.shape)
+    np.testing.assert_array_equal(got, series_reference(data.swapaxes(1, 2), axis,
+                                                        filter_one).swapaxes(1, 2))
+
+
+@pytest.mark.parametrize("axes", ["ZCYX", "TCYX"])
+def test_channels_are_kept_apart_when_one_other_axis_is_there(fastmedian, tmp_path, axes):
+    # A time series saved as slices is filtered along them, channel by channel, by both.
+    data = hyperstack(tmp_path / "in.tif", axes, (5, 2, 8, 6))
+    channels_first = data.swapaxes(0, 1)
+    for command, filter_one in [
+            (["temporal", "--window", "3"], temporal_median_of),
+            (["median", "--size", "3", "--3d"],
+             lambda v: ndi.median_filter(v, size=3, mode="nearest"))]:
+        r = fastmedian(command[0], tmp_path / "in.tif", tmp_path / "out.tif", *command[1:])
+        assert r.returncode == 0, r.stderr
+        got = tifffile.imread(tmp_path / "out.tif").reshape(data.shape)
+        want = np.stack([filter_one(channel) for channel in channels_first])
+        np.testing.assert_array_equal(got, want.swapaxes(0, 1))
+
+
+def test_temporal_window_is_checked_against_the_frames_of_a_series(fastmedian, tmp_path):
+    hyperstack(tmp_path / "in.tif", "TZCYX", (4, 3, 2, 8, 6))
+    r = fastmedian("temporal", tmp_path / "in.tif", tmp_path / "out.tif", "--window", "5")
+    assert_one_line_error(r, 2, "--window 5 is more than the 4 frames of ",
+                          "in.tif (in each channel and slice)")
 
 
 def test_hyperstack_filtered_plane_by_plane(fastmedian, tmp_path):
@@ -229,10 +272,9 @@ def test_help_describes_max_memory(fastmedian):
     assert r.returncode == 0 and "--max-memory B  the most memory the input and output" in r.stdout
 
 
-def test_help_says_which_commands_refuse_hyperstacks(fastmedian):
+def test_help_says_how_hyperstacks_are_filtered(fastmedian):
     r = fastmedian("--help")
     assert r.returncode == 0
-    assert "hyperstack of more than one axis (channels, slices, frames) is\n" \
-           "                      refused with --3d" in r.stdout
+    assert "each channel and frame of an ImageJ hyperstack is a volume of its own" in r.stdout
     temporal = r.stdout[r.stdout.index("fastmedian temporal"):r.stdout.index("fastmedian background")]
-    assert "An ImageJ hyperstack of more than one axis (channels, slices, frames) is refused" in temporal
+    assert "frames of each channel and slice of an ImageJ hyperstack" in temporal

@@ -139,6 +139,6 @@ def test_success_writes_only_the_output(fastmedian, movie):
 def test_help_describes_temporal(fastmedian, args):
     r = fastmedian(*args)
     assert r.returncode == 0 and r.stderr == ""
-    assert "fastmedian temporal IN.tif OUT.tif --window N" in r.stdout
-    for option in ("--window N", "--mode M", "--offset V"):
+    assert "fastmedian temporal IN.tif OUT.tif (--window N | --project)" in r.stdout
+    for option in ("--window N", "--project", "--mode M", "--offset V"):
         assert option in r.stdout

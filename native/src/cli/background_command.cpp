@@ -34,7 +34,7 @@ int background_command(const std::vector<std::string>& args) {
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = parse_max_memory(a);
-    f.check = [&o](const std::string&, const tiff::StackHeader& h) {
+    f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {

@@ -70,7 +70,7 @@ int convolve_command(const std::vector<std::string>& args) {
     f.backend = o.backend;
     f.float_output = as_float;
     f.max_memory = parse_max_memory(a);
-    f.check = [&o](const std::string&, const tiff::StackHeader& h) {
+    f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) { return convolve(src, dst, o); };

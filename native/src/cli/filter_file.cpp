@@ -40,10 +40,10 @@ double ms_since(Clock::time_point start) {
 // The input and output stacks are held whole at once, so both count against the ceiling. In
 // double: a header may claim more bytes than 64 bits hold.
 void check_memory(const std::string& in, const tiff::StackHeader& h, PixelType out_type,
-                  std::uint64_t ceiling) {
-    const double pixels = static_cast<double>(h.width) * h.height * h.planes;
-    const double input = pixels * pixel_size(h.type);
-    const double need = input + pixels * pixel_size(out_type);
+                  std::int64_t out_planes, std::uint64_t ceiling) {
+    const double plane = static_cast<double>(h.width) * h.height;
+    const double input = plane * h.planes * pixel_size(h.type);
+    const double need = input + plane * out_planes * pixel_size(out_type);
     if (need > static_cast<double>(ceiling))
         throw Error(ErrorCode::io_error,
                     in + ": " + std::to_string(h.planes) + (h.planes == 1 ? " page" : " pages") +
@@ -57,25 +57,40 @@ void check_memory(const std::string& in, const tiff::StackHeader& h, PixelType o
 
 }  // namespace
 
-void refuse_hyperstack(const std::string& in, const tiff::StackHeader& input,
-                       const std::string& command, const std::string& axis) {
+PlaneSeries plane_series(const tiff::StackHeader& input, StackAxis axis) {
     const tiff::ImageJAxes& a = input.axes;
-    const std::pair<const char*, std::int64_t> axes[] = {
-        {"channels", a.channels}, {"slices", a.slices}, {"frames", a.frames}};
-    int used = 0;
-    std::string split;
-    for (const auto& [name, size] : axes) {
-        used += size > 1;
-        if (size > 1 && name != axis) split += (split.empty() ? "" : "/") + std::string(name);
+    const bool hyperstack = a.channels * a.slices * a.frames > 1;
+    if (axis == StackAxis::planes || !hyperstack) return {{0}, 1, input.planes, ""};
+    const bool along_frames =
+        axis == StackAxis::frames ? a.frames > 1 || a.slices == 1 : a.slices == 1 && a.frames > 1;
+    PlaneSeries s;
+    s.axis = along_frames ? "frames" : "slices";
+    if (along_frames) {
+        s.stride = a.channels * a.slices;
+        s.length = a.frames;
+        for (std::int64_t i = 0; i < a.channels * a.slices; ++i) s.first.push_back(i);
+    } else {
+        s.stride = a.channels;
+        s.length = a.slices;
+        for (std::int64_t t = 0; t < a.frames; ++t)
+            for (std::int64_t c = 0; c < a.channels; ++c)
+                s.first.push_back(c + a.channels * a.slices * t);
     }
-    if (used > 1)
-        throw Error(ErrorCode::unsupported,
-                    in + " is an ImageJ hyperstack of " + std::to_string(a.channels) +
-                        " channels x " + std::to_string(a.slices) + " slices x " +
-                        std::to_string(a.frames) + " frames; " + command +
-                        " filters along one axis only: split the " + split +
-                        " first (ImageJ: Image > Hyperstacks > Reduce Dimensionality)");
+    return s;
 }
+
+namespace {
+
+// The planes first, first + stride, ... (length of them) of `v`.
+template <class View>
+View series_view(View v, std::int64_t first, const PlaneSeries& s) {
+    v.data += first * v.plane_stride;
+    v.plane_stride *= s.stride;
+    v.planes = s.length;
+    return v;
+}
+
+}  // namespace
 
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f) {
     // By identity, not by name: "./a.tif", a hard link or a symlink to the input all count.
@@ -86,12 +101,17 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     // Before the input is read and filtered: a bad output path is found at once, not after a
     // long run.
     tiff::check_output(out);
+    PlaneSeries series;
     const tiff::Stack src = tiff::read_tiff(in, [&](const tiff::StackHeader& h) {
-        if (f.check) f.check(in, h);
-        check_memory(in, h, f.float_output ? PixelType::f32 : h.type, f.max_memory);
+        series = plane_series(h, f.axis);
+        if (f.check) f.check(in, h, series.length);
+        check_memory(in, h, f.float_output ? PixelType::f32 : h.type,
+                     f.project ? static_cast<std::int64_t>(series.first.size()) : h.planes,
+                     f.max_memory);
     });
     const PixelType out_type = f.float_output ? PixelType::f32 : src.type;
-    tiff::Stack dst(out_type, src.width, src.height, src.planes);
+    const auto projections = static_cast<std::int64_t>(series.first.size());
+    tiff::Stack dst(out_type, src.width, src.height, f.project ? projections : src.planes);
     FilterResult r;
     r.type = src.type;
     r.width = src.width;
@@ -101,15 +121,22 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         // A process's first CUDA call creates the context (about 0.2 s); a one-pixel run of
         // the same filter pays for it, so filter_ms is the filter's own time.
         tiff::Stack one(src.type, 1, 1, f.warmup_planes);
-        tiff::Stack one_out(out_type, 1, 1, f.warmup_planes);
+        tiff::Stack one_out(out_type, 1, 1, f.project ? 1 : f.warmup_planes);
         const auto start = Clock::now();
         if (f.run(one.view(), one_out.mutable_view()).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
     }
     const auto start = Clock::now();
-    r.run = f.run(src.view(), dst.mutable_view());
+    for (std::int64_t g = 0; g < projections; ++g) {
+        ImageView into = dst.mutable_view();
+        if (f.project) into.data += g * into.plane_stride, into.planes = 1;
+        else into = series_view(into, series.first[g], series);
+        r.run = f.run(series_view(src.view(), series.first[g], series), into);
+    }
     r.filter_ms = ms_since(start);
-    tiff::write_tiff(out, dst.view());
+    tiff::write_tiff(out, dst.view(),
+                     f.project ? tiff::projected_metadata(src.metadata, series.axis, projections)
+                               : src.metadata);
     return r;
 }
 
@@ -118,7 +145,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = max_memory;
-    f.check = [&o](const std::string&, const tiff::StackHeader& h) {
+    f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {
@@ -132,8 +159,8 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = max_memory;
-    f.check = [&o](const std::string& in, const tiff::StackHeader& h) {
-        refuse_hyperstack(in, h, "median --3d", "slices");
+    f.axis = StackAxis::slices;
+    f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "fastmedian/fastmedian.hpp"
 #include "tiff_io.hpp"
@@ -18,28 +19,46 @@ struct FilterResult {
     double startup_ms = 0.0;  // creating the CUDA context, for runs on a GPU
 };
 
+// Which planes a filter takes together as one stack. ImageJ stores a hyperstack's planes
+// channels fastest, then slices, then frames; a filter along one axis runs once for each
+// position on the other two (channels are never mixed). A file that is no hyperstack, or has
+// only one of the two axes (a time series saved as slices, a volume saved as frames), is
+// filtered along that one.
+enum class StackAxis { planes, frames, slices };
+
+// The planes of each stack a filter along `axis` takes: stack g is planes first[g],
+// first[g] + stride, ... (length of them).
+struct PlaneSeries {
+    std::vector<std::int64_t> first;
+    std::int64_t stride = 1;
+    std::int64_t length = 0;
+    std::string axis;  // the ImageJ axis they run along ("frames", "slices"); "" for all planes
+};
+PlaneSeries plane_series(const tiff::StackHeader& input, StackAxis axis);
+
 // What filter_file runs over the whole stack, for any filter of the public API.
 struct StackFilter {
     // The backend the options ask for: anything but cpu pays a one-pixel warm-up run first.
     Backend backend = Backend::automatic;
     // Planes of that warm-up run's 1 x 1 stack: the fewest the filter accepts.
     std::int64_t warmup_planes = 1;
-    // Called with the input's path and header before its pixels are read; throws UsageError
-    // for options that do not fit it. May be empty.
-    std::function<void(const std::string& in, const tiff::StackHeader& input)> check;
+    // The axis `run` filters along (StackAxis::planes: all planes as one stack).
+    StackAxis axis = StackAxis::planes;
+    // Called with the input's path and header, and the planes of each stack `run` will get,
+    // before its pixels are read; throws UsageError for options that do not fit it. May be
+    // empty.
+    std::function<void(const std::string& in, const tiff::StackHeader& input,
+                       std::int64_t length)> check;
     // Filters `src` into `dst` (same shape; the type float_output says) and says what ran.
     std::function<RunInfo(const ConstImageView& src, const ImageView& dst)> run;
+    // A projection: `run` writes one plane for each stack it gets, and the output holds
+    // those planes (in the order of PlaneSeries::first) with its metadata made to say so.
+    bool project = false;
     // The output's pixel type: f32 here, or the input's own when false.
     bool float_output = false;
     // The ceiling on the input and output stacks together, in bytes (--max-memory).
     std::uint64_t max_memory = 0;
 };
-
-// Throws Error (unsupported) when `input` is an ImageJ hyperstack of more than one axis: a
-// filter along one axis (`command`, along `axis`: "frames", "slices") would take its pages,
-// which interleave the axes, as one.
-void refuse_hyperstack(const std::string& in, const tiff::StackHeader& input,
-                       const std::string& command, const std::string& axis);
 
 // Reads `in`, filters the whole stack and writes `out`. Refuses (UsageError) when `out` is the
 // same file as `in`, and (Error, io_error) before reading any pixel when the input and output

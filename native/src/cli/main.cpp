@@ -22,9 +22,10 @@ const char* const kUsage = R"(usage:
                       --radius (R at most 127); either at most 1048576 voxels (a box of
                       101 x 101 x 101, or 255 x 255 x 15 with --zsize; radius 63)
       --zsize KZ      with --3d --size: the box's depth in pages (odd; default K)
-      --zradius RZ    with --3d --radius: the ellipsoid's radius in pages (default R); an
-                      ImageJ hyperstack of more than one axis (channels, slices, frames) is
-                      refused with --3d (split it first); without --3d every page is filtered
+      --zradius RZ    with --3d --radius: the ellipsoid's radius in pages (default R);
+                      each channel and frame of an ImageJ hyperstack is a volume of its own
+                      (its slices; its frames where it has no slices); without --3d every
+                      page is filtered
       --border MODE   replicate (default; scipy 'nearest'), reflect, mirror, constant, wrap
                       (with --3d, along z as well)
       --cval V        the outside value for --border constant (default 0)
@@ -34,19 +35,24 @@ const char* const kUsage = R"(usage:
       OUT.tif is written completely or not at all, and never over IN.tif.
       e.g. fastmedian median stack.tif denoised.tif --radius 2      (ImageJ's Median, radius 2)
            fastmedian median stack.tif denoised.tif --radius 2 --3d --zradius 1
-  fastmedian temporal IN.tif OUT.tif --window N [options]
+  fastmedian temporal IN.tif OUT.tif (--window N | --project) [options]
       Per-pixel median over N frames (the pages of IN.tif) for every frame, the window
       centred on it and shifted inward at the first and last frames; written to OUT.tif.
       --window N      frames in each median, 1..65535 and at most the stack's pages;
                       even N takes the lower middle, with one frame more before than after
+      --project       the median of all frames instead, one plane (ImageJ's Z Project >
+                      Median; an even count takes the lower middle, where ImageJ averages
+                      the two middles into a 32-bit image); one plane for each channel and
+                      slice of a hyperstack
       --mode M        median (default): the median itself; subtract: frame - median + offset
       --offset V      added in --mode subtract (rounded, then clamped for 8/16-bit images);
                       default 0, from -1e9 to 1e9
       --backend B     auto (default), cpu, cuda
-      An ImageJ hyperstack of more than one axis (channels, slices, frames) is refused:
-      split it first (ImageJ: Image > Hyperstacks > Reduce Dimensionality).
+      The frames of each channel and slice of an ImageJ hyperstack are filtered on their
+      own (its slices, for each channel, where it has no frames).
       OUT.tif is written completely or not at all, and never over IN.tif.
       e.g. fastmedian temporal movie.tif moving.tif --window 50 --mode subtract --offset 100
+           fastmedian temporal movie.tif background.tif --project
   fastmedian background IN.tif OUT.tif (--size K | --radius R) [options]
       Large-window median background of every page of IN.tif (uneven illumination,
       autofluorescence), subtracted from the page or written itself; to OUT.tif (same type).
@@ -95,6 +101,8 @@ const char* const kUsage = R"(usage:
       --max-memory B  the most memory the input and output stacks may take together, in
                       bytes or with K, M or G (KiB, MiB, GiB): 512M, 8G; a larger input is
                       refused before its pixels are read. Default: the machine's memory
+  Every output keeps its input's metadata: ImageJ's hyperstack axes, calibration, labels
+      and lookup tables, the resolution tags and OME-XML (with the pixel type written).
   median, temporal, background and convolve also take several inputs at once:
       --out-dir DIR   every path given is an input (IN.tif ... instead of IN.tif OUT.tif),
                       written into the existing folder DIR under its own file name, one
