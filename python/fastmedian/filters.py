@@ -4,7 +4,7 @@ import numpy as np
 from . import _native
 from ._dtypes import library_keys, subtract
 from ._params import (background_params, channel_and_frame_axes, channel_axis_of,
-                      convolve_params, gaussian_params, median_params, one_device,
+                      convolve_params, gaussian_params, is_array, median_params, one_device,
                       temporal_params)
 
 
@@ -185,8 +185,8 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     return finished(result, target)
 
 
-def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normalize=False,
-             backend="auto", device=0, output_array=None):
+def convolve(image, weights, mode="reflect", cval=0.0, output=None, normalize=False,
+             backend="auto", device=0):
     """2D convolution of an image, or of each plane of a 3D stack (planes, y, x): true
     convolution, the mask flipped, as scipy.ndimage.convolve(image, weights, mode=mode,
     cval=cval); the same bits on every backend and as `fastmedian convolve` on the command line.
@@ -199,28 +199,28 @@ def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normal
     mode: how the image is extended past its edges, scipy's names; the default is scipy's,
         "reflect" (d c b a | a b c d); also "nearest" (or "replicate", ImageJ's), "mirror",
         "constant" (cval, rounded and clamped to the image's pixel type) and "wrap".
-    output_dtype: None (the image's dtype) or float32 (np.float32, "float32").
+    output: as scipy's `output`: None (a new array of the image's dtype); a dtype, float32
+        (np.float32, "float32") or the image's own; or an array of the image's shape and one of
+        those dtypes to write into (not overlapping the image), which is returned.
     normalize: divide the weights by their sum (which must not be 0) first.
     backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
-    output_array: optional array of the image's shape and the output dtype to write into (not
-        overlapping the image); it is returned.
 
     Arithmetic: sums in float32, one fused multiply-add per weight in a fixed order (a result
     is within 1e-5 of scipy's float64 result, relative to the sum of |weight x pixel|). uint8/uint16 outputs are clamped to the type's range, then rounded to nearest,
     halves away from zero (scipy truncates, and wraps around). float32 outputs keep NaN and
     infinities, every NaN written as 0x7FC00000; every pixel under the mask is multiplied, so a
     NaN or Inf under a zero weight gives NaN too (scipy skips zero weights).
-    Returns a new C-contiguous array of the image's shape (or output_array). The GIL is released
-    while the filter runs.
+    Returns a new C-contiguous array of the image's shape (or the output array). The GIL is
+    released while the filter runs.
     """
     image = np.asarray(image)
-    p = convolve_params(image.dtype, image.shape, weights, mode, cval, output_dtype, normalize,
+    p = convolve_params(image.dtype, image.shape, weights, mode, cval, output, normalize,
                         backend, device)
-    return _convolve(image, p, output_array)
+    return _convolve(image, p, output)
 
 
-def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output_dtype=None,
-                    backend="auto", device=0, output_array=None):
+def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output=None,
+                    backend="auto", device=0):
     """Gaussian blur of an image, or of each plane of a 3D stack (planes, y, x), with
     scipy.ndimage.gaussian_filter's mask: radius int(4 sigma + 0.5) (truncate 4.0), weights
     exp(-x^2 / (2 sigma^2)) divided by their sum in float64, rounded to float32; applied along y,
@@ -230,20 +230,21 @@ def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output
         for a stack (a plain s on a stack would blur across the planes in scipy, so it is
         refused). 0 leaves that axis unblurred, as in scipy.
     truncate: 4.0 only (scipy's default; the only mask the library has).
-    mode, cval, output_dtype, backend, device, output_array: as convolve (the default mode is
-        scipy's, "reflect"); the same arithmetic, rounding and NaN handling. (ImageJ's Gaussian
-        Blur chooses its mask's size by an accuracy rule of its own, so its results differ
+    mode, cval, output, backend, device: as convolve (the default mode is scipy's,
+        "reflect"); the same arithmetic, rounding and NaN handling. (ImageJ's Gaussian Blur
+        chooses its mask's size by an accuracy rule of its own, so its results differ
         slightly.)
     """
     image = np.asarray(image)
-    p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output_dtype,
-                        backend, device)
-    return _convolve(image, p, output_array)
+    p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output, backend,
+                        device)
+    return _convolve(image, p, output)
 
 
-def _convolve(image, p, output_array):
-    result, target = _result_and_target(output_array, image, "output_array", "image",
-                                        p.output_dtype)
+def _convolve(image, p, output):
+    # `output` is an array to write into, or a dtype (already in p.output_dtype).
+    result, target = _result_and_target(output if is_array(output) else None, image, "output",
+                                        "image", p.output_dtype)
     _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
                      p.border, p.cval, p.backend, p.device)
     return finished(result, target)
