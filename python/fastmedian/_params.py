@@ -18,7 +18,6 @@ TEMPORAL_MODES = ("median", "subtract")
 MAX_OFFSET = 1e9  # the library's bound on the temporal and background offsets
 MAX_DEVICE = 2**31 - 1  # device indices are C ints in the library
 BACKGROUND_METHODS = ("exact", "separable")
-BACKGROUND_OUTPUTS = ("subtract", "background")
 GAUSSIAN_TRUNCATE = 4.0  # the library's Gaussian mask is scipy's with truncate 4.0
 
 
@@ -46,7 +45,7 @@ class TemporalParams:
 class BackgroundParams:
     median: MedianParams  # the window, border, cval, backend, device and halo
     method: str
-    output: str
+    subtract: bool  # True: image - background + offset; False: the background itself
     offset: float
 
 
@@ -92,9 +91,9 @@ def median_params(dtype, shape, size, radius, mode, cval, backend, device):
                         _device(device), halo)
 
 
-def background_params(dtype, shape, size, radius, method, output, offset, mode, cval, backend,
+def background_params(dtype, shape, size, radius, method, subtract, offset, mode, cval, backend,
                       device):
-    """median_params, then the method, the output and its offset. The separable smoother reads
+    """median_params, then the method, subtract and its offset. The separable smoother reads
     the same rows and columns as the square window, so the halo is the window's."""
     median = median_params(dtype, shape, size, radius, mode, cval, backend, device)
     if isinstance(median.window, _native.Window3D):
@@ -107,14 +106,25 @@ def background_params(dtype, shape, size, radius, method, output, offset, mode, 
                          f"{_shown(method)}")
     if method == "separable" and radius is not None:
         raise ValueError("method 'separable' needs size (a square window), not radius")
-    if not isinstance(output, str) or output not in BACKGROUND_OUTPUTS:
-        raise ValueError(f"output must be one of {', '.join(BACKGROUND_OUTPUTS)}; got "
-                         f"{_shown(output)}")
+    if not isinstance(subtract, (bool, np.bool_)):
+        raise TypeError(f"subtract must be True (image - background + offset) or False (the "
+                        f"background itself), got {_shown(subtract)}")
     offset = _offset(offset)
-    if output == "background" and offset != 0:  # refused, not ignored, as the CLI refuses it
-        raise ValueError(f"offset applies only to output 'subtract', got offset={offset:g} with "
-                         f"output 'background'")
-    return BackgroundParams(median, method, output, offset)
+    if not subtract and offset != 0:  # refused, not ignored, as the CLI refuses it
+        raise ValueError(f"offset applies only with subtract=True, got offset={offset:g} with "
+                         f"subtract=False")
+    return BackgroundParams(median, method, bool(subtract), offset)
+
+
+def check_background_output(output):
+    """background's `output` is an array to write into, as everywhere; it used to choose what
+    is written ("subtract" or "background"), so a string gets the new spelling, not a bare
+    "must be a NumPy array"."""
+    if isinstance(output, str):
+        raise ValueError(f"output takes an array to write into (as scipy's output), got "
+                         f"{_shown(output)}; what is written is now chosen by subtract=True "
+                         f"(image - background + offset) or subtract=False (the background "
+                         f"itself)")
 
 
 def temporal_params(dtype, shape, window, mode, offset, axis, backend, device):

@@ -54,8 +54,8 @@ from dask.highlevelgraph import HighLevelGraph
 
 from . import filters
 from ._dtypes import library_dtype, library_keys
-from ._params import (background_params, convolve_params, gaussian_params, is_array,
-                      median_params, temporal_params)
+from ._params import (background_params, check_background_output, convolve_params,
+                      gaussian_params, is_array, median_params, temporal_params)
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
                   device=0, output=None):
@@ -75,27 +75,27 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
                              ("median", args))
 
 
-def background(image, size=None, radius=None, method="exact", output="subtract", offset=0.0,
-               mode="nearest", cval=0.0, backend="auto", device=0, output_array=None):
+def background(image, size=None, radius=None, method="exact", subtract=True, offset=0.0,
+               mode="nearest", cval=0.0, backend="auto", device=0, output=None):
     """fastmedian.background on a dask array (2D, or a 3D stack of planes); lazy: returns a dask
     array of the same shape, dtype and chunks, equal bit for bit to the NumPy call on the whole
     array for every chunking and mode. The halo is the window's reach along y and x (both
     methods read the same rows and columns), none along the planes. Bad arguments raise now, not
-    on compute. With `output_array` (a NumPy array of the result's shape and dtype, not
-    overlapping the image's arrays) the call computes now, on dask's threaded or synchronous
-    scheduler, each task writing its chunk's result straight into `output_array`, and returns
-    it."""
+    on compute. With `output` (a NumPy array of the result's shape and dtype, not overlapping
+    the image's arrays) the call computes now, on dask's threaded or synchronous scheduler, each
+    task writing its chunk's result straight into `output`, and returns it."""
+    check_background_output(output)
     image = da.asarray(image)
     dtype = library_dtype(image.dtype, cval, mode == "constant")
-    p = background_params(dtype, image.shape, size, radius, method, output, offset, mode,
+    p = background_params(dtype, image.shape, size, radius, method, subtract, offset, mode,
                           cval, backend, device)
     block_filter = functools.partial(filters.background, size=size, radius=radius,
-                                     method=p.method, output=p.output, offset=p.offset,
+                                     method=p.method, subtract=p.subtract, offset=p.offset,
                                      mode=mode, cval=cval, backend=backend, device=device)
     return _blocks_with_halo(functools.partial(_whole_box, block_filter), image, p.median.halo,
-                             p.median.border == "wrap", image.dtype, output_array,
-                             "output_array", ("background", size, radius, p.method, p.output,
-                                              p.offset, mode, cval, backend, device))
+                             p.median.border == "wrap", image.dtype, output, "output",
+                             ("background", size, radius, p.method, p.subtract, p.offset, mode,
+                              cval, backend, device))
 
 
 def convolve(image, weights, mode="reflect", cval=0.0, output=None, normalize=False,

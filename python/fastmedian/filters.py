@@ -2,10 +2,11 @@
 import numpy as np
 
 from . import _native
-from ._dtypes import library_keys, subtract
+from ._dtypes import library_keys
+from ._dtypes import subtract as subtract_in_dtype  # background's keyword `subtract` is a bool
 from ._params import (background_params, channel_and_frame_axes, channel_axis_of,
-                      convolve_params, gaussian_params, is_array, median_params, one_device,
-                      temporal_params)
+                      check_background_output, convolve_params, gaussian_params, is_array,
+                      median_params, one_device, temporal_params)
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
@@ -124,13 +125,13 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
                             p.backend, one_device(p.device, "the temporal median"))
     result = keys.back(result)
     if not native and p.mode == "subtract":
-        result = subtract(np.moveaxis(stack, p.axis, 0), result, p.offset)
+        result = subtract_in_dtype(np.moveaxis(stack, p.axis, 0), result, p.offset)
     finished(result, target)
     return np.moveaxis(result, 0, p.axis) if output is None else output
 
 
-def background(image, size=None, radius=None, method="exact", output="subtract", offset=0.0,
-               mode="nearest", cval=0.0, backend="auto", device=0, output_array=None,
+def background(image, size=None, radius=None, method="exact", subtract=True, offset=0.0,
+               mode="nearest", cval=0.0, backend="auto", device=0, output=None,
                channel_axis=None):
     """Large-window median background of a 2D image, or of each plane of a 3D stack (planes,
     y, x): uneven illumination or autofluorescence, estimated with a median over a large window
@@ -138,50 +139,52 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     background` on the command line.
 
     image: uint8, uint16 or float32 array; read in place when its rows are contiguous, else
-        copied first. The other dtypes of median_filter go exactly through them; output
-        "subtract" is then computed in the image's dtype by the same rules (integers clipped to
-        their range, the offset rounded half away from zero).
+        copied first. The other dtypes of median_filter go exactly through them; subtract=True
+        is then computed in the image's dtype by the same rules (integers clipped to their
+        range, the offset rounded half away from zero).
     size, radius, mode, cval, backend, device: as median_filter (size k or (k, k) for an image,
         (1, k, k) for a stack; radius: ImageJ's circle).
     method: "exact", the median over the window exactly as median_filter computes it; or
         "separable" (size only), an approximate, faster median: a median of k values along y,
         then a median of k values along x of that result, each with the same mode (the same as
         scipy's median_filter with size (k, 1), then with size (1, k)).
-    output: "subtract" writes image - background + offset: for uint8/uint16 the offset rounded
-        to the nearest integer (halves away from zero) and the result clipped to the type; for
-        float32 (image - background) + float32(offset), computed in float32. "background"
-        writes the background itself (a nonzero offset raises ValueError, as the CLI refuses
-        --offset there).
-    offset: added in output "subtract"; finite, at most 1e9 in magnitude.
-    output_array: optional array of the image's shape and dtype to write into (not
-        overlapping the image); it is returned.
+    subtract: True writes image - background + offset: for uint8/uint16 the offset rounded to
+        the nearest integer (halves away from zero) and the result clipped to the type; for
+        float32 (image - background) + float32(offset), computed in float32. False writes the
+        background itself (a nonzero offset raises ValueError, as the CLI refuses --offset
+        with --output background).
+    offset: added with subtract=True; finite, at most 1e9 in magnitude.
+    output: optional array of the image's shape and dtype to write into (not overlapping the
+        image), as scipy's `output` and median_filter's; it is returned. (A string, the old
+        output="subtract"/"background", raises ValueError: that choice is `subtract` now.)
     channel_axis: as median_filter's.
 
     Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
-    Returns a new C-contiguous array of the image's shape and dtype (or output_array). The GIL
-    is released while the filter runs.
+    Returns a new C-contiguous array of the image's shape and dtype (or output). The GIL is
+    released while the filter runs.
     """
+    check_background_output(output)
     image = np.asarray(image)
     if channel_axis is not None:
-        return _each_channel(background, image, channel_axis, output_array, "output_array",
-                             size=size, radius=radius, method=method, output=output,
+        return _each_channel(background, image, channel_axis, output, "output",
+                             size=size, radius=radius, method=method, subtract=subtract,
                              offset=offset, mode=mode, cval=cval, backend=backend, device=device)
     keys = library_keys(image, cval, mode == "constant")
-    p = background_params(keys.image.dtype, image.shape, size, radius, method, output, offset,
+    p = background_params(keys.image.dtype, image.shape, size, radius, method, subtract, offset,
                           mode, keys.cval, backend, device)
     m = p.median
-    target = None if output_array is None else checked_output(
-        output_array, image, "output_array", "image", image.dtype)
+    target = None if output is None else checked_output(output, image, "output", "image",
+                                                        image.dtype)
     # The library subtracts in its own dtypes; the others take the background back and subtract
     # here.
     native = keys.image is image
     result = result_for(target, image.shape, keys.image.dtype)
     _native.background(readable_in_place(keys.image), result, m.window, p.method,
-                       p.output if native else "background", p.offset if native else 0.0,
-                       m.border, m.cval, m.backend, m.device)
+                       "subtract" if native and p.subtract else "background",
+                       p.offset if native else 0.0, m.border, m.cval, m.backend, m.device)
     result = keys.back(result)
-    if not native and p.output == "subtract":
-        result = subtract(image, result, p.offset)
+    if not native and p.subtract:
+        result = subtract_in_dtype(image, result, p.offset)
     return finished(result, target)
 
 

@@ -164,7 +164,7 @@ BIG = np.arange(300 * 300, dtype=np.uint16).reshape(300, 300)
 
 
 @pytest.mark.parametrize("call,name", [
-    (lambda: fastmedian.background(IMAGE, size=5, output=BIG), "output"),
+    (lambda: fastmedian.background(IMAGE, size=5, subtract=BIG), "subtract"),
     (lambda: fastmedian.background(IMAGE, size=5, method=BIG), "method"),
     (lambda: fastmedian.background(IMAGE, size=5, offset=BIG), "offset"),
     (lambda: fastmedian.median_filter(IMAGE, size=BIG), "size"),
