@@ -5,6 +5,7 @@ integer output within 1 of scipy's result clamped to the type. On crops of the s
 on random data, every mode; the integer rounding, NaN and Inf, normalisation, the output array
 and layouts; fastmedian.dask.convolve and gaussian_filter equal to the direct call bit for bit
 for many chunkings, in-process and on a cluster of two worker processes; bad arguments."""
+import dask
 import dask.array as da
 import numpy as np
 import pytest
@@ -494,6 +495,24 @@ def test_dask_bad_arguments_raise_before_compute():
         fastmedian.dask.gaussian_filter(lazy, (0, 2, 2), output=np.float64)
     with pytest.raises(TypeError, match="output must be a NumPy array, got Array"):
         fastmedian.dask.convolve(lazy, W3, output=da.zeros(lazy.shape, dtype=np.float32))
+    # The old keywords are gone.
+    with pytest.raises(TypeError, match="output_dtype"):
+        fastmedian.dask.convolve(lazy, W3, output_dtype=np.float32)
+    with pytest.raises(TypeError, match="output_array"):
+        fastmedian.dask.gaussian_filter(lazy, (0, 2, 2), output_array=np.zeros(lazy.shape))
+
+
+def test_dask_output_dtype_stays_lazy():
+    """A dtype in output= gives a lazy result of that dtype; an array is computed into."""
+    lazy = da.from_array(DASK_STACK, chunks=(1, 20, 26))
+    got = fastmedian.dask.convolve(lazy, MASKS["5x3"], output=np.float32)
+    assert isinstance(got, da.Array) and got.dtype == np.float32
+    want = fastmedian.convolve(DASK_STACK, MASKS["5x3"], output=np.float32)
+    assert_same_bits(got.compute(scheduler="threads"), want)
+    out = np.empty(DASK_STACK.shape, np.float32)
+    with dask.config.set(scheduler="threads"):
+        assert fastmedian.dask.convolve(lazy, MASKS["5x3"], output=out) is out
+    assert_same_bits(out, want)
 
 
 def test_dask_on_a_cluster_of_two_worker_processes(client):
