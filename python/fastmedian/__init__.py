@@ -12,7 +12,7 @@ takes the three).
     fastmedian.temporal_median(movie, 50, mode="subtract", offset=100)   # frame - median + 100
     fastmedian.dask.temporal_median(array, window=9)   # dask arrays, any chunking
     fastmedian.background(image, size=65)          # image - its median background
-    fastmedian.background(image, size=129, method="separable", output="background")
+    fastmedian.background(image, size=129, method="separable", subtract=False)  # the background
     fastmedian.dask.background(array, size=65)     # dask arrays, any chunking
     fastmedian.convolve(image, weights)            # as scipy.ndimage.convolve (mode "reflect")
     fastmedian.gaussian_filter(image, sigma=3)     # scipy's Gaussian mask (truncate 4.0)

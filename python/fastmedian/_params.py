@@ -18,7 +18,6 @@ TEMPORAL_MODES = ("median", "subtract")
 MAX_OFFSET = 1e9  # the library's bound on the temporal and background offsets
 MAX_DEVICE = 2**31 - 1  # device indices are C ints in the library
 BACKGROUND_METHODS = ("exact", "separable")
-BACKGROUND_OUTPUTS = ("subtract", "background")
 GAUSSIAN_TRUNCATE = 4.0  # the library's Gaussian mask is scipy's with truncate 4.0
 
 
@@ -46,7 +45,7 @@ class TemporalParams:
 class BackgroundParams:
     median: MedianParams  # the window, border, cval, backend, device and halo
     method: str
-    output: str
+    subtract: bool  # True: image - background + offset; False: the background itself
     offset: float
 
 
@@ -56,7 +55,7 @@ class ConvolveParams:
     row: object     # or the separable pair: float32 1D along x ...
     column: object  # ... and along y; None with a generic mask
     normalize: bool
-    output_dtype: np.dtype  # the image's, or float32
+    output_dtype: np.dtype  # the image's, or float32 (from `output`: a dtype or an array's)
     border: str
     cval: float
     backend: str
@@ -92,9 +91,9 @@ def median_params(dtype, shape, size, radius, mode, cval, backend, device):
                         _device(device), halo)
 
 
-def background_params(dtype, shape, size, radius, method, output, offset, mode, cval, backend,
+def background_params(dtype, shape, size, radius, method, subtract, offset, mode, cval, backend,
                       device):
-    """median_params, then the method, the output and its offset. The separable smoother reads
+    """median_params, then the method, subtract and its offset. The separable smoother reads
     the same rows and columns as the square window, so the halo is the window's."""
     median = median_params(dtype, shape, size, radius, mode, cval, backend, device)
     if isinstance(median.window, _native.Window3D):
@@ -107,14 +106,25 @@ def background_params(dtype, shape, size, radius, method, output, offset, mode, 
                          f"{_shown(method)}")
     if method == "separable" and radius is not None:
         raise ValueError("method 'separable' needs size (a square window), not radius")
-    if not isinstance(output, str) or output not in BACKGROUND_OUTPUTS:
-        raise ValueError(f"output must be one of {', '.join(BACKGROUND_OUTPUTS)}; got "
-                         f"{_shown(output)}")
+    if not isinstance(subtract, (bool, np.bool_)):
+        raise TypeError(f"subtract must be True (image - background + offset) or False (the "
+                        f"background itself), got {_shown(subtract)}")
     offset = _offset(offset)
-    if output == "background" and offset != 0:  # refused, not ignored, as the CLI refuses it
-        raise ValueError(f"offset applies only to output 'subtract', got offset={offset:g} with "
-                         f"output 'background'")
-    return BackgroundParams(median, method, output, offset)
+    if not subtract and offset != 0:  # refused, not ignored, as the CLI refuses it
+        raise ValueError(f"offset applies only with subtract=True, got offset={offset:g} with "
+                         f"subtract=False")
+    return BackgroundParams(median, method, bool(subtract), offset)
+
+
+def check_background_output(output):
+    """background's `output` is an array to write into, as everywhere; it used to choose what
+    is written ("subtract" or "background"), so a string gets the new spelling, not a bare
+    "must be a NumPy array"."""
+    if isinstance(output, str):
+        raise ValueError(f"output takes an array to write into (as scipy's output), got "
+                         f"{_shown(output)}; what is written is now chosen by subtract=True "
+                         f"(image - background + offset) or subtract=False (the background "
+                         f"itself)")
 
 
 def temporal_params(dtype, shape, window, mode, offset, axis, backend, device):
@@ -145,10 +155,11 @@ def temporal_params(dtype, shape, window, mode, offset, axis, backend, device):
     return TemporalParams(int(window), mode, offset, axis, _backend(backend), _device(device))
 
 
-def convolve_params(dtype, shape, weights, mode, cval, output_dtype, normalize, backend,
-                    device):
+def convolve_params(dtype, shape, weights, mode, cval, output, normalize, backend, device):
     """The generic mask as float32 (kh, kw): 2D weights, or (1, kh, kw) on a stack as scipy
-    wants them there; odd sides up to the library's limit; finite as float32."""
+    wants them there; odd sides up to the library's limit; finite as float32. `output` as
+    scipy's: None, a dtype or an array to write into (its dtype; the array itself is checked
+    against the image by the caller)."""
     check_image(dtype, shape)
     mask = _weights(weights, len(shape))
     if not isinstance(normalize, (bool, np.bool_)):
@@ -163,12 +174,12 @@ def convolve_params(dtype, shape, weights, mode, cval, output_dtype, normalize, 
                              f"float32")
     border = _border(mode)
     kh, kw = mask.shape
-    return ConvolveParams(mask, None, None, bool(normalize), _output_dtype(output_dtype, dtype),
+    return ConvolveParams(mask, None, None, bool(normalize), _output_dtype(output, dtype),
                           border, _cval(cval, dtype, border), _backend(backend),
                           _device(device), (0,) * (len(shape) - 2) + (kh // 2, kw // 2))
 
 
-def gaussian_params(dtype, shape, sigma, mode, cval, truncate, output_dtype, backend, device):
+def gaussian_params(dtype, shape, sigma, mode, cval, truncate, output, backend, device):
     """The Gaussian as a separable pair of scipy's 1D masks (the library's gaussian_mask): sigma
     per axis, as scipy.ndimage.gaussian_filter takes it; 0 leaves that axis alone (the mask
     [1])."""
@@ -182,7 +193,7 @@ def gaussian_params(dtype, shape, sigma, mode, cval, truncate, output_dtype, bac
                          f"{_shown(truncate)}")
     column, row = _gaussian_mask(sy), _gaussian_mask(sx)
     border = _border(mode)
-    return ConvolveParams(None, row, column, False, _output_dtype(output_dtype, dtype), border,
+    return ConvolveParams(None, row, column, False, _output_dtype(output, dtype), border,
                           _cval(cval, dtype, border), _backend(backend), _device(device),
                           (0,) * (len(shape) - 2) + (len(column) // 2, len(row) // 2))
 
@@ -213,18 +224,34 @@ def _weights(weights, ndim):
     return mask
 
 
-def _output_dtype(output_dtype, dtype):
-    if output_dtype is None:
-        return np.dtype(np.dtype(dtype).type)
+def _output_dtype(output, dtype):
+    """The dtype the convolutions write, from `output` as scipy.ndimage takes it: None (the
+    image's dtype), an array to write into (its dtype) or a dtype; the library writes float32
+    or the image's dtype."""
+    image = np.dtype(dtype)
+    accepted = f"float32 or the image's dtype {image}"
+    if output is None:
+        return np.dtype(image.type)
+    if is_array(output):  # before np.dtype(), which would take a dask array's dtype too
+        if output.dtype not in (np.dtype(np.float32), image):
+            raise TypeError(f"output must be an array of {accepted}, got dtype {output.dtype}")
+        return np.dtype(output.dtype.type)
     try:
-        out = np.dtype(output_dtype)
-    except TypeError:
-        raise TypeError(f"output_dtype must be None, float32 or the image's dtype "
-                        f"{np.dtype(dtype)}, got {_shown(output_dtype)}") from None
-    if out not in (np.dtype(np.float32), np.dtype(dtype)):
-        raise TypeError(f"output_dtype must be None, float32 or the image's dtype "
-                        f"{np.dtype(dtype)}, got {out}")
+        out = np.dtype(output)
+    except (TypeError, ValueError):
+        out = None
+    if out is None or out not in (np.dtype(np.float32), image):
+        raise ValueError(f"output must be an array to write into or a dtype, {accepted} "
+                         f"(np.float32, \"float32\"); got "
+                         f"{_shown(output) if out is None else out}")
     return np.dtype(out.type)  # NumPy's own dtype object, not one unpickled on a worker
+
+
+def is_array(value):
+    """Whether `value` is an array (NumPy, Dask, Zarr), not a dtype or scalar type that also
+    has `shape` and `dtype` attributes (np.float32, np.float32(1))."""
+    return (hasattr(value, "shape") and hasattr(value, "dtype")
+            and not isinstance(value, (type, np.dtype, np.generic)))
 
 
 def _sigmas(sigma, ndim):
@@ -334,7 +361,7 @@ def _shown(value):
     """How an error message shows a value the caller passed: its repr, but an array (NumPy,
     Dask, Zarr; also inside a tuple or list) by its type, shape and dtype, and a long repr cut
     short, so that an image passed in the wrong place is not printed whole."""
-    if hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, np.generic):
+    if is_array(value):
         return f"{type(value).__name__} of shape {tuple(value.shape)} and dtype {value.dtype}"
     if isinstance(value, tuple):
         text = f"({', '.join(map(_shown, value))}{',' if len(value) == 1 else ''})"

@@ -54,8 +54,8 @@ from dask.highlevelgraph import HighLevelGraph
 
 from . import filters
 from ._dtypes import library_dtype, library_keys
-from ._params import (background_params, convolve_params, gaussian_params, median_params,
-                      temporal_params)
+from ._params import (background_params, check_background_output, convolve_params,
+                      gaussian_params, is_array, median_params, temporal_params)
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
                   device=0, output=None):
@@ -75,69 +75,75 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
                              ("median", args))
 
 
-def background(image, size=None, radius=None, method="exact", output="subtract", offset=0.0,
-               mode="nearest", cval=0.0, backend="auto", device=0, output_array=None):
+def background(image, size=None, radius=None, method="exact", subtract=True, offset=0.0,
+               mode="nearest", cval=0.0, backend="auto", device=0, output=None):
     """fastmedian.background on a dask array (2D, or a 3D stack of planes); lazy: returns a dask
     array of the same shape, dtype and chunks, equal bit for bit to the NumPy call on the whole
     array for every chunking and mode. The halo is the window's reach along y and x (both
     methods read the same rows and columns), none along the planes. Bad arguments raise now, not
-    on compute. With `output_array` (a NumPy array of the result's shape and dtype, not
-    overlapping the image's arrays) the call computes now, on dask's threaded or synchronous
-    scheduler, each task writing its chunk's result straight into `output_array`, and returns
-    it."""
+    on compute. With `output` (a NumPy array of the result's shape and dtype, not overlapping
+    the image's arrays) the call computes now, on dask's threaded or synchronous scheduler, each
+    task writing its chunk's result straight into `output`, and returns it."""
+    check_background_output(output)
     image = da.asarray(image)
     dtype = library_dtype(image.dtype, cval, mode == "constant")
-    p = background_params(dtype, image.shape, size, radius, method, output, offset, mode,
+    p = background_params(dtype, image.shape, size, radius, method, subtract, offset, mode,
                           cval, backend, device)
     block_filter = functools.partial(filters.background, size=size, radius=radius,
-                                     method=p.method, output=p.output, offset=p.offset,
+                                     method=p.method, subtract=p.subtract, offset=p.offset,
                                      mode=mode, cval=cval, backend=backend, device=device)
     return _blocks_with_halo(functools.partial(_whole_box, block_filter), image, p.median.halo,
-                             p.median.border == "wrap", image.dtype, output_array,
-                             "output_array", ("background", size, radius, p.method, p.output,
-                                              p.offset, mode, cval, backend, device))
+                             p.median.border == "wrap", image.dtype, output, "output",
+                             ("background", size, radius, p.method, p.subtract, p.offset, mode,
+                              cval, backend, device))
 
 
-def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normalize=False,
-             backend="auto", device=0, output_array=None):
+def convolve(image, weights, mode="reflect", cval=0.0, output=None, normalize=False,
+             backend="auto", device=0):
     """fastmedian.convolve on a dask array (2D, or a 3D stack of planes); lazy: returns a dask
     array of the same shape and chunks (and the output dtype), equal bit for bit to the NumPy
     call on the whole array for every chunking and mode. The halo is the mask's radius along y
-    and x, none along the planes. Bad arguments raise now, not on compute. With `output_array`
-    (a NumPy array of the result's shape and dtype, not overlapping the image's arrays) the call
-    computes now, on dask's threaded or synchronous scheduler, each task writing its chunk's
-    result straight into `output_array`, and returns it."""
+    and x, none along the planes. Bad arguments raise now, not on compute. `output` as
+    fastmedian.convolve's: None or a dtype (float32 or the image's) gives the lazy result of
+    that dtype; a NumPy array of the result's shape and of one of those dtypes, not overlapping
+    the image's arrays, makes the call compute now, on dask's threaded or synchronous
+    scheduler, each task writing its chunk's result straight into it, and return it."""
     image = da.asarray(image)
-    p = convolve_params(image.dtype, image.shape, weights, mode, cval, output_dtype, normalize,
+    p = convolve_params(image.dtype, image.shape, weights, mode, cval, output, normalize,
                         backend, device)
     # The checked float32 mask goes to every block (the weights as given could be a lazy array).
     block_filter = functools.partial(filters.convolve, weights=p.mask, mode=mode, cval=cval,
-                                     output_dtype=p.output_dtype, normalize=p.normalize,
+                                     output=p.output_dtype, normalize=p.normalize,
                                      backend=backend, device=device)
     return _blocks_with_halo(functools.partial(_whole_box, block_filter), image, p.halo,
-                             p.border == "wrap", p.output_dtype, output_array, "output_array",
-                             ("convolve", p.mask, mode, cval, p.output_dtype, p.normalize,
-                              backend, device))
+                             p.border == "wrap", p.output_dtype, _array_or_none(output),
+                             "output", ("convolve", p.mask, mode, cval, p.output_dtype,
+                                        p.normalize, backend, device))
 
 
-def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output_dtype=None,
-                    backend="auto", device=0, output_array=None):
+def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output=None,
+                    backend="auto", device=0):
     """fastmedian.gaussian_filter on a dask array (2D, or a 3D stack of planes with sigma (0,
     sy, sx)); lazy, equal bit for bit to the NumPy call on the whole array for every chunking
     and mode. The halo is the mask's radius, int(4 sigma + 0.5), along y and x. Bad arguments
-    raise now, not on compute. With `output_array` (a NumPy array of the result's shape and
-    dtype, not overlapping the image's arrays) the call computes now, on dask's threaded or
-    synchronous scheduler, each task writing its chunk's result straight into `output_array`,
-    and returns it."""
+    raise now, not on compute. `output` as convolve's: a dtype for the lazy result, or a NumPy
+    array to compute into now (returned)."""
     image = da.asarray(image)
-    p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output_dtype,
-                        backend, device)
+    p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output, backend,
+                        device)
     block_filter = functools.partial(filters.gaussian_filter, sigma=sigma, mode=mode, cval=cval,
-                                     truncate=truncate, output_dtype=p.output_dtype,
+                                     truncate=truncate, output=p.output_dtype,
                                      backend=backend, device=device)
     return _blocks_with_halo(functools.partial(_whole_box, block_filter), image, p.halo,
-                             p.border == "wrap", p.output_dtype, output_array, "output_array",
-                             ("gaussian", sigma, mode, cval, p.output_dtype, backend, device))
+                             p.border == "wrap", p.output_dtype, _array_or_none(output),
+                             "output", ("gaussian", sigma, mode, cval, p.output_dtype, backend,
+                                        device))
+
+
+def _array_or_none(output):
+    """The array to compute into from the convolutions' `output`, which may be a dtype instead
+    (then the result stays lazy)."""
+    return output if is_array(output) else None
 
 
 def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="auto", device=0):

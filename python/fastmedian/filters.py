@@ -2,10 +2,11 @@
 import numpy as np
 
 from . import _native
-from ._dtypes import library_keys, subtract
+from ._dtypes import library_keys
+from ._dtypes import subtract as subtract_in_dtype  # background's keyword `subtract` is a bool
 from ._params import (background_params, channel_and_frame_axes, channel_axis_of,
-                      convolve_params, gaussian_params, median_params, one_device,
-                      temporal_params)
+                      check_background_output, convolve_params, gaussian_params, is_array,
+                      median_params, one_device, temporal_params)
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
@@ -124,13 +125,13 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
                             p.backend, one_device(p.device, "the temporal median"))
     result = keys.back(result)
     if not native and p.mode == "subtract":
-        result = subtract(np.moveaxis(stack, p.axis, 0), result, p.offset)
+        result = subtract_in_dtype(np.moveaxis(stack, p.axis, 0), result, p.offset)
     finished(result, target)
     return np.moveaxis(result, 0, p.axis) if output is None else output
 
 
-def background(image, size=None, radius=None, method="exact", output="subtract", offset=0.0,
-               mode="nearest", cval=0.0, backend="auto", device=0, output_array=None,
+def background(image, size=None, radius=None, method="exact", subtract=True, offset=0.0,
+               mode="nearest", cval=0.0, backend="auto", device=0, output=None,
                channel_axis=None):
     """Large-window median background of a 2D image, or of each plane of a 3D stack (planes,
     y, x): uneven illumination or autofluorescence, estimated with a median over a large window
@@ -138,55 +139,57 @@ def background(image, size=None, radius=None, method="exact", output="subtract",
     background` on the command line.
 
     image: uint8, uint16 or float32 array; read in place when its rows are contiguous, else
-        copied first. The other dtypes of median_filter go exactly through them; output
-        "subtract" is then computed in the image's dtype by the same rules (integers clipped to
-        their range, the offset rounded half away from zero).
+        copied first. The other dtypes of median_filter go exactly through them; subtract=True
+        is then computed in the image's dtype by the same rules (integers clipped to their
+        range, the offset rounded half away from zero).
     size, radius, mode, cval, backend, device: as median_filter (size k or (k, k) for an image,
         (1, k, k) for a stack; radius: ImageJ's circle).
     method: "exact", the median over the window exactly as median_filter computes it; or
         "separable" (size only), an approximate, faster median: a median of k values along y,
         then a median of k values along x of that result, each with the same mode (the same as
         scipy's median_filter with size (k, 1), then with size (1, k)).
-    output: "subtract" writes image - background + offset: for uint8/uint16 the offset rounded
-        to the nearest integer (halves away from zero) and the result clipped to the type; for
-        float32 (image - background) + float32(offset), computed in float32. "background"
-        writes the background itself (a nonzero offset raises ValueError, as the CLI refuses
-        --offset there).
-    offset: added in output "subtract"; finite, at most 1e9 in magnitude.
-    output_array: optional array of the image's shape and dtype to write into (not
-        overlapping the image); it is returned.
+    subtract: True writes image - background + offset: for uint8/uint16 the offset rounded to
+        the nearest integer (halves away from zero) and the result clipped to the type; for
+        float32 (image - background) + float32(offset), computed in float32. False writes the
+        background itself (a nonzero offset raises ValueError, as the CLI refuses --offset
+        with --output background).
+    offset: added with subtract=True; finite, at most 1e9 in magnitude.
+    output: optional array of the image's shape and dtype to write into (not overlapping the
+        image), as scipy's `output` and median_filter's; it is returned. (A string, the old
+        output="subtract"/"background", raises ValueError: that choice is `subtract` now.)
     channel_axis: as median_filter's.
 
     Float order: NaN counts as larger than +Inf; a NaN result is the quiet NaN 0x7FC00000.
-    Returns a new C-contiguous array of the image's shape and dtype (or output_array). The GIL
-    is released while the filter runs.
+    Returns a new C-contiguous array of the image's shape and dtype (or output). The GIL is
+    released while the filter runs.
     """
+    check_background_output(output)
     image = np.asarray(image)
     if channel_axis is not None:
-        return _each_channel(background, image, channel_axis, output_array, "output_array",
-                             size=size, radius=radius, method=method, output=output,
+        return _each_channel(background, image, channel_axis, output, "output",
+                             size=size, radius=radius, method=method, subtract=subtract,
                              offset=offset, mode=mode, cval=cval, backend=backend, device=device)
     keys = library_keys(image, cval, mode == "constant")
-    p = background_params(keys.image.dtype, image.shape, size, radius, method, output, offset,
+    p = background_params(keys.image.dtype, image.shape, size, radius, method, subtract, offset,
                           mode, keys.cval, backend, device)
     m = p.median
-    target = None if output_array is None else checked_output(
-        output_array, image, "output_array", "image", image.dtype)
+    target = None if output is None else checked_output(output, image, "output", "image",
+                                                        image.dtype)
     # The library subtracts in its own dtypes; the others take the background back and subtract
     # here.
     native = keys.image is image
     result = result_for(target, image.shape, keys.image.dtype)
     _native.background(readable_in_place(keys.image), result, m.window, p.method,
-                       p.output if native else "background", p.offset if native else 0.0,
-                       m.border, m.cval, m.backend, m.device)
+                       "subtract" if native and p.subtract else "background",
+                       p.offset if native else 0.0, m.border, m.cval, m.backend, m.device)
     result = keys.back(result)
-    if not native and p.output == "subtract":
-        result = subtract(image, result, p.offset)
+    if not native and p.subtract:
+        result = subtract_in_dtype(image, result, p.offset)
     return finished(result, target)
 
 
-def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normalize=False,
-             backend="auto", device=0, output_array=None):
+def convolve(image, weights, mode="reflect", cval=0.0, output=None, normalize=False,
+             backend="auto", device=0):
     """2D convolution of an image, or of each plane of a 3D stack (planes, y, x): true
     convolution, the mask flipped, as scipy.ndimage.convolve(image, weights, mode=mode,
     cval=cval); the same bits on every backend and as `fastmedian convolve` on the command line.
@@ -199,28 +202,28 @@ def convolve(image, weights, mode="reflect", cval=0.0, output_dtype=None, normal
     mode: how the image is extended past its edges, scipy's names; the default is scipy's,
         "reflect" (d c b a | a b c d); also "nearest" (or "replicate", ImageJ's), "mirror",
         "constant" (cval, rounded and clamped to the image's pixel type) and "wrap".
-    output_dtype: None (the image's dtype) or float32 (np.float32, "float32").
+    output: as scipy's `output`: None (a new array of the image's dtype); a dtype, float32
+        (np.float32, "float32") or the image's own; or an array of the image's shape and one of
+        those dtypes to write into (not overlapping the image), which is returned.
     normalize: divide the weights by their sum (which must not be 0) first.
     backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
-    output_array: optional array of the image's shape and the output dtype to write into (not
-        overlapping the image); it is returned.
 
     Arithmetic: sums in float32, one fused multiply-add per weight in a fixed order (a result
     is within 1e-5 of scipy's float64 result, relative to the sum of |weight x pixel|). uint8/uint16 outputs are clamped to the type's range, then rounded to nearest,
     halves away from zero (scipy truncates, and wraps around). float32 outputs keep NaN and
     infinities, every NaN written as 0x7FC00000; every pixel under the mask is multiplied, so a
     NaN or Inf under a zero weight gives NaN too (scipy skips zero weights).
-    Returns a new C-contiguous array of the image's shape (or output_array). The GIL is released
-    while the filter runs.
+    Returns a new C-contiguous array of the image's shape (or the output array). The GIL is
+    released while the filter runs.
     """
     image = np.asarray(image)
-    p = convolve_params(image.dtype, image.shape, weights, mode, cval, output_dtype, normalize,
+    p = convolve_params(image.dtype, image.shape, weights, mode, cval, output, normalize,
                         backend, device)
-    return _convolve(image, p, output_array)
+    return _convolve(image, p, output)
 
 
-def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output_dtype=None,
-                    backend="auto", device=0, output_array=None):
+def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output=None,
+                    backend="auto", device=0):
     """Gaussian blur of an image, or of each plane of a 3D stack (planes, y, x), with
     scipy.ndimage.gaussian_filter's mask: radius int(4 sigma + 0.5) (truncate 4.0), weights
     exp(-x^2 / (2 sigma^2)) divided by their sum in float64, rounded to float32; applied along y,
@@ -230,20 +233,21 @@ def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output
         for a stack (a plain s on a stack would blur across the planes in scipy, so it is
         refused). 0 leaves that axis unblurred, as in scipy.
     truncate: 4.0 only (scipy's default; the only mask the library has).
-    mode, cval, output_dtype, backend, device, output_array: as convolve (the default mode is
-        scipy's, "reflect"); the same arithmetic, rounding and NaN handling. (ImageJ's Gaussian
-        Blur chooses its mask's size by an accuracy rule of its own, so its results differ
+    mode, cval, output, backend, device: as convolve (the default mode is scipy's,
+        "reflect"); the same arithmetic, rounding and NaN handling. (ImageJ's Gaussian Blur
+        chooses its mask's size by an accuracy rule of its own, so its results differ
         slightly.)
     """
     image = np.asarray(image)
-    p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output_dtype,
-                        backend, device)
-    return _convolve(image, p, output_array)
+    p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output, backend,
+                        device)
+    return _convolve(image, p, output)
 
 
-def _convolve(image, p, output_array):
-    result, target = _result_and_target(output_array, image, "output_array", "image",
-                                        p.output_dtype)
+def _convolve(image, p, output):
+    # `output` is an array to write into, or a dtype (already in p.output_dtype).
+    result, target = _result_and_target(output if is_array(output) else None, image, "output",
+                                        "image", p.output_dtype)
     _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
                      p.border, p.cval, p.backend, p.device)
     return finished(result, target)

@@ -1,9 +1,10 @@
 """fastmedian.background and fastmedian.dask.background against a NumPy statement of the
 background (the median of every window sorted in our float order, or two 1D medians for method
-separable, then the output step): random images with ties and every float special value, every
-mode, both methods and both outputs; scipy on a real image; the output array, the layouts, and
-the dask version for many chunkings, in-process and on a cluster of two worker processes."""
+separable, then the subtraction): random images with ties and every float special value, every
+mode, both methods, subtracted or not; scipy on a real image; the output array, the layouts,
+and the dask version for many chunkings, in-process and on a cluster of two worker processes."""
 import math
+import re
 
 import dask.array as da
 import numpy as np
@@ -33,10 +34,10 @@ def window_median(image, ky, kx, mode, cval, footprint=None):
     return from_keys(np.ascontiguousarray(keys), image.dtype)
 
 
-def reference(image, k=None, method="exact", output="subtract", offset=0.0, mode="nearest",
+def reference(image, k=None, method="exact", subtract=True, offset=0.0, mode="nearest",
               cval=0.0, footprint=None):
     """The background of each plane (exact: the k x k or footprint median; separable: a median
-    of k along y, then of k along x), then output subtract: integers clip(image - background +
+    of k along y, then of k along x), then with subtract: integers clip(image - background +
     round(offset)) with halves away from zero; float32 (image - background) + float32(offset)
     in float32. Every NaN written as 0x7FC00000."""
     cval = np.array(cval).astype(image.dtype) if image.dtype == np.float32 else \
@@ -47,7 +48,7 @@ def reference(image, k=None, method="exact", output="subtract", offset=0.0, mode
         bg = window_median(image, k, k, mode, cval)
     else:
         bg = window_median(window_median(image, k, 1, mode, cval), 1, k, mode, cval)
-    if output == "background":
+    if not subtract:
         return quiet_nans(bg)
     if image.dtype == np.float32:
         with np.errstate(invalid="ignore", over="ignore"):
@@ -81,33 +82,33 @@ def random_image(dtype, shape, seed):
 
 
 def test_reference_on_a_hand_example():
-    """The reference itself: a 1 x 5 image, windows of 3, both methods and outputs."""
+    """The reference itself: a 1 x 5 image, windows of 3, both methods, subtracted or not."""
     img = np.array([[10, 40, 20, 30, 0]], np.uint8)
     # exact 3x3, nearest: rows replicate, so each window is 3 copies of a 1x3 window.
-    assert reference(img, 3, output="background").ravel().tolist() == [10, 20, 30, 20, 0]
+    assert reference(img, 3, subtract=False).ravel().tolist() == [10, 20, 30, 20, 0]
     assert reference(img, 3, offset=4.5).ravel().tolist() == [5, 25, 0, 15, 5]
     assert reference(img, 3, offset=-0.5).ravel().tolist() == [0, 19, 0, 9, 0]
-    assert reference(img, 3, "separable", "background").ravel().tolist() == [10, 20, 30, 20, 0]
+    assert reference(img, 3, "separable", False).ravel().tolist() == [10, 20, 30, 20, 0]
     f = np.array([[-0.0, 0.0, -0.0, np.nan, np.inf]], np.float32)
-    assert reference(f, 3, output="background").ravel().view(np.uint32).tolist() == [
+    assert reference(f, 3, subtract=False).ravel().view(np.uint32).tolist() == [
         0x80000000, 0x80000000, 0x00000000, 0x7F800000, 0x7F800000]
 
 
 CASES = [(k, method) for k in (1, 3, 9, 31) for method in ("exact", "separable")]
 
 
-@pytest.mark.parametrize("output", ["subtract", "background"])
+@pytest.mark.parametrize("subtract", [True, False])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("k,method", CASES, ids=str)
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32], ids=["u8", "u16", "f32"])
-def test_equals_reference(dtype, k, method, mode, output):
+def test_equals_reference(dtype, k, method, mode, subtract):
     img = random_image(dtype, (2, 37, 45), seed=k + 7 * len(mode))
-    offset = OFFSETS[np.dtype(dtype)] if output == "subtract" else 0
+    offset = OFFSETS[np.dtype(dtype)] if subtract else 0
     cval = 77.4 if dtype != np.float32 else -1.5
-    got = fastmedian.background(img, size=(1, k, k), method=method, output=output,
+    got = fastmedian.background(img, size=(1, k, k), method=method, subtract=subtract,
                                 offset=offset, mode=mode, cval=cval, backend="cpu")
     assert got.flags.c_contiguous and got.dtype == img.dtype
-    assert_same_bits(got, reference(img, k, method, output, offset, mode, cval))
+    assert_same_bits(got, reference(img, k, method, subtract, offset, mode, cval))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -128,7 +129,7 @@ def test_integer_offsets_round_halves_away_from_zero_and_clip(dtype, offset):
 
 def test_real_image_against_scipy(shared_data):
     """K=65 and K=129 on a crop of the embryos image: exact against scipy's median_filter,
-    separable against two scipy 1D medians; both outputs."""
+    separable against two scipy 1D medians; subtracted or not."""
     img = tifffile.imread(shared_data / "embryos_grey.tif")[100:231, 150:290]
     for k, method, mode in [(65, "exact", "reflect"), (129, "separable", "mirror"),
                             (65, "separable", "constant")]:
@@ -137,7 +138,7 @@ def test_real_image_against_scipy(shared_data):
         else:
             bg = ndi.median_filter(ndi.median_filter(img, size=(k, 1), mode=mode, cval=9),
                                    size=(1, k), mode=mode, cval=9)
-        got = fastmedian.background(img, size=k, method=method, output="background", mode=mode,
+        got = fastmedian.background(img, size=k, method=method, subtract=False, mode=mode,
                                     cval=9)
         assert_same_bits(got, bg)
         got = fastmedian.background(img, size=k, method=method, offset=100, mode=mode, cval=9)
@@ -147,12 +148,41 @@ def test_real_image_against_scipy(shared_data):
 def test_defaults_are_exact_subtract_offset_0_nearest():
     img = random_image(np.uint16, (25, 30), seed=9)
     assert_same_bits(fastmedian.background(img, size=7), reference(img, 7))
-    assert_same_bits(fastmedian.background(img, size=7, output="background"),
-                     reference(img, 7, output="background"))
-    # An offset with output background is refused, not ignored.
-    with pytest.raises(ValueError, match="offset applies only to output 'subtract', got "
-                                         "offset=5 with output 'background'"):
-        fastmedian.background(img, size=7, output="background", offset=5)
+    assert_same_bits(fastmedian.background(img, size=7, subtract=True), reference(img, 7))
+    # An offset with the background itself is refused, not ignored.
+    with pytest.raises(ValueError, match="offset applies only with subtract=True, got offset=5 "
+                                         "with subtract=False"):
+        fastmedian.background(img, size=7, subtract=False, offset=5)
+    assert_same_bits(fastmedian.background(img, size=7, subtract=False, offset=0.0),
+                     reference(img, 7, subtract=False))
+
+
+def test_subtract_false_gives_the_background_itself():
+    """subtract=False writes the estimate (the old output="background"): for method exact,
+    median_filter's result; image - it is the subtracted output with offset 0."""
+    img = random_image(np.uint8, (2, 30, 33), seed=8)
+    bg = fastmedian.background(img, size=(1, 9, 9), subtract=False, mode="reflect")
+    assert_same_bits(bg, fastmedian.median_filter(img, size=(1, 9, 9), mode="reflect"))
+    assert_same_bits(bg, reference(img, 9, subtract=False, mode="reflect"))
+    diff = np.clip(img.astype(int) - bg, 0, 255).astype(np.uint8)
+    assert_same_bits(fastmedian.background(img, size=(1, 9, 9), mode="reflect"), diff)
+    assert_same_bits(fastmedian.background(img, size=(1, 9, 9), subtract=np.False_,
+                                           mode="reflect"), bg)
+
+
+@pytest.mark.parametrize("old", ["subtract", "background"])
+def test_a_string_output_names_the_new_keyword(old):
+    """output= is an array to write into now; what is written is subtract=True/False."""
+    words = re.escape(f"output takes an array to write into (as scipy's output), got '{old}'; "
+                      f"what is written is now chosen by subtract=True (image - background + "
+                      f"offset) or subtract=False (the background itself)")
+    img = random_image(np.uint16, (12, 14), seed=1)
+    with pytest.raises(ValueError, match=words):
+        fastmedian.background(img, size=5, output=old)
+    with pytest.raises(ValueError, match=words):
+        fastmedian.background(np.stack([img, img], -1), size=5, output=old, channel_axis=-1)
+    with pytest.raises(ValueError, match=words):
+        fastmedian.dask.background(da.from_array(img, chunks=6), size=5, output=old)
 
 
 @pytest.fixture
@@ -172,7 +202,7 @@ def test_output_array_is_written_and_returned(native_arrays):
     img = random_image(np.uint8, (2, 20, 24), seed=6)
     out = np.full_like(img, 7)
     got = fastmedian.background(img, size=(1, 9, 9), method="separable", offset=9,
-                                output_array=out)
+                                output=out)
     assert got is out
     assert np.shares_memory(native_arrays[0][1], out)  # written in place, no temporary
     assert_same_bits(out, reference(img, 9, "separable", offset=9))
@@ -181,7 +211,7 @@ def test_output_array_is_written_and_returned(native_arrays):
 def test_output_array_of_another_layout():
     img = random_image(np.float32, (20, 24), seed=6)
     out = np.asfortranarray(np.zeros_like(img))
-    assert fastmedian.background(img, size=5, output_array=out) is out
+    assert fastmedian.background(img, size=5, output=out) is out
     assert_same_bits(out, reference(img, 5))
 
 
@@ -195,9 +225,9 @@ def test_output_array_of_another_layout():
 def test_layouts(native_arrays, name, view, in_place):
     base = random_image(np.uint16, (36, 44), seed=2)
     v = view(base)
-    got = fastmedian.background(v, size=9, output="background")
+    got = fastmedian.background(v, size=9, subtract=False)
     assert np.shares_memory(native_arrays[0][0], base) == in_place
-    assert_same_bits(got, reference(np.ascontiguousarray(v), 9, output="background"))
+    assert_same_bits(got, reference(np.ascontiguousarray(v), 9, subtract=False))
 
 
 def test_input_is_not_written_and_may_be_read_only():
@@ -225,8 +255,10 @@ IMAGE = np.zeros((8, 9), np.uint16)
     (IMAGE, {"size": 3, "method": "mean"}, ValueError, "method"),
     (IMAGE, {"size": 3, "method": None}, ValueError, "method"),
     (IMAGE, {"radius": 3, "method": "separable"}, ValueError, "method 'separable' needs size"),
-    (IMAGE, {"size": 3, "output": "divide"}, ValueError, "output must be one of"),
-    (IMAGE, {"size": 3, "output": IMAGE}, ValueError, "output must be one of"),
+    (IMAGE, {"size": 3, "output": "divide"}, ValueError, "output takes an array to write into"),
+    (IMAGE, {"size": 3, "subtract": "background"}, TypeError, "subtract must be True"),
+    (IMAGE, {"size": 3, "subtract": None}, TypeError, "subtract must be True"),
+    (IMAGE, {"size": 3, "subtract": 0}, TypeError, "subtract must be True"),
     (IMAGE, {"size": 3, "offset": "1"}, TypeError, "offset"),
     (IMAGE, {"size": 3, "offset": float("nan")}, ValueError, "offset"),
     (IMAGE, {"size": 3, "offset": 2e9}, ValueError, "offset"),
@@ -234,11 +266,16 @@ IMAGE = np.zeros((8, 9), np.uint16)
     (IMAGE, {"size": 3, "mode": "constant", "cval": float("inf")}, ValueError, "cval"),
     (IMAGE, {"size": 3, "backend": "gpu"}, ValueError, "backend"),
     (IMAGE, {"size": 3, "device": -1}, ValueError, "device"),
-    (IMAGE, {"size": 3, "output_array": [[0]]}, TypeError, "output_array"),
-    (IMAGE, {"size": 3, "output_array": np.zeros((8, 9), np.uint8)}, TypeError, "output_array"),
-    (IMAGE, {"size": 3, "output_array": np.zeros((9, 8), np.uint16)}, ValueError,
+    (IMAGE, {"size": 3, "output": [[0]]}, TypeError, "output must be a NumPy array"),
+    (IMAGE, {"size": 3, "output": np.float32}, TypeError, "output must be a NumPy array"),
+    (IMAGE, {"size": 3, "output": np.zeros((8, 9), np.uint8)}, TypeError,
+     "output must have the image's dtype uint16"),
+    (IMAGE, {"size": 3, "output": np.zeros((9, 8), np.uint16)}, ValueError,
+     "output must have the image's shape"),
+    (IMAGE, {"size": 3, "output": IMAGE}, ValueError, "output must not overlap"),
+    # The old keyword is gone.
+    (IMAGE, {"size": 3, "output_array": np.zeros((8, 9), np.uint16)}, TypeError,
      "output_array"),
-    (IMAGE, {"size": 3, "output_array": IMAGE}, ValueError, "output_array must not overlap"),
 ])
 def test_bad_arguments_name_the_parameter(image, kwargs, error, names):
     with pytest.raises(error, match=names):
@@ -259,8 +296,9 @@ def test_cuda_equals_cpu(dtype):
     for kwargs in [{"size": (1, 65, 65)}, {"size": (1, 129, 129), "method": "separable"},
                    {"radius": 30}, {"size": (1, 31, 31), "method": "separable"}]:
         for mode in MODES:
-            for output in ("subtract", "background"):
-                args = dict(kwargs, mode=mode, output=output, offset=-3.5, cval=5)
+            for subtract in (True, False):
+                args = dict(kwargs, mode=mode, subtract=subtract, offset=-3.5 if subtract else 0,
+                            cval=5)
                 assert_same_bits(fastmedian.background(img, **args, backend="cuda"),
                                  fastmedian.background(img, **args, backend="cpu"))
 
@@ -270,10 +308,10 @@ def test_cuda_equals_cpu(dtype):
 RNG = np.random.default_rng(33)
 STACK = RNG.integers(0, 9, size=(3, 45, 52), dtype=np.uint16)  # few values: many ties
 CHUNKINGS = [(3, 45, 52), (1, 10, 13), (2, 7, 30), (3, 45, 4), (1, (1, 20, 24), (50, 2))]
-# Halos of 3 to 16, deeper than some chunks (dask then merges chunks); both outputs.
+# Halos of 3 to 16, deeper than some chunks (dask then merges chunks); subtracted or not.
 DASK_WINDOWS = [{"size": (1, 7, 7)},
-                {"size": (1, 15, 15), "method": "separable", "output": "background"},
-                {"radius": 7, "output": "background"},
+                {"size": (1, 15, 15), "method": "separable", "subtract": False},
+                {"radius": 7, "subtract": False},
                 {"size": (1, 21, 21), "method": "separable"},
                 {"size": (1, 33, 33)}]
 
@@ -283,8 +321,8 @@ DASK_WINDOWS = [{"size": (1, 7, 7)},
 @pytest.mark.parametrize("mode", MODES)
 def test_dask_equals_direct_call(mode, chunks, window):
     lazy = da.from_array(STACK, chunks=chunks)
-    args = dict(window, offset=3.5 if window.get("output") != "background" else 0, mode=mode,
-                cval=4, backend="cpu")
+    args = dict(window, offset=3.5 if window.get("subtract", True) else 0, mode=mode, cval=4,
+                backend="cpu")
     got = fastmedian.dask.background(lazy, **args)
     assert got.chunks == lazy.chunks and got.dtype == STACK.dtype
     assert_same_bits(got.compute(scheduler="threads"), fastmedian.background(STACK, **args))
@@ -318,8 +356,14 @@ def test_dask_bad_arguments_raise_before_compute():
         fastmedian.dask.background(lazy.astype(np.complex64), size=(1, 3, 3))
     with pytest.raises(ValueError, match="method"):
         fastmedian.dask.background(lazy, radius=3, method="separable")
-    with pytest.raises(ValueError, match="output"):
+    with pytest.raises(ValueError, match="subtract=True"):
         fastmedian.dask.background(lazy, size=(1, 3, 3), output="median")
+    with pytest.raises(TypeError, match="subtract"):
+        fastmedian.dask.background(lazy, size=(1, 3, 3), subtract="background")
+    with pytest.raises(ValueError, match="offset applies only with subtract=True"):
+        fastmedian.dask.background(lazy, size=(1, 3, 3), subtract=False, offset=1)
+    with pytest.raises(TypeError, match="output_array"):
+        fastmedian.dask.background(lazy, size=(1, 3, 3), output_array=np.zeros(lazy.shape))
 
 
 @pytest.mark.parametrize("method", ["exact", "separable"])

@@ -5,6 +5,7 @@ integer output within 1 of scipy's result clamped to the type. On crops of the s
 on random data, every mode; the integer rounding, NaN and Inf, normalisation, the output array
 and layouts; fastmedian.dask.convolve and gaussian_filter equal to the direct call bit for bit
 for many chunkings, in-process and on a cluster of two worker processes; bad arguments."""
+import dask
 import dask.array as da
 import numpy as np
 import pytest
@@ -85,7 +86,7 @@ def test_real_image_against_scipy_convolve(images, image, name, mode):
     floats = img.dtype == np.float32 or name == "5x3"
     cval = CVAL[img.dtype] if mode == "constant" else 0.0
     got = fastmedian.convolve(img, mask, mode=mode, cval=cval, normalize=normalize,
-                              output_dtype=np.float32 if floats else None, backend="cpu")
+                              output=np.float32 if floats else None, backend="cpu")
     assert got.flags.c_contiguous and got.shape == img.shape
     weights = mask.astype(np.float32)
     if normalize:
@@ -103,7 +104,7 @@ def test_real_image_against_scipy_gaussian(images, image, sigma, mode):
     sigmas = sigma if img.ndim == 2 else (0,) + (sigma if isinstance(sigma, tuple) else
                                                  (sigma, sigma))
     got = fastmedian.gaussian_filter(img, sigmas, mode=mode, cval=cval,
-                                     output_dtype="float32" if floats else None, backend="cpu")
+                                     output="float32" if floats else None, backend="cpu")
     check(got, *scipy_reference(img, sigma=sigmas, mode=mode, cval=cval), img.dtype)
 
 
@@ -133,7 +134,7 @@ def test_random_stack_against_scipy(dtype, case, mode):
     # A stack takes 2D weights or scipy's (1, kh, kw).
     w = weights if case % 2 else weights[None]
     got = fastmedian.convolve(img, w, mode=mode, cval=cval, normalize=normalize,
-                              output_dtype=np.float32 if floats else None)
+                              output=np.float32 if floats else None)
     ref = weights.astype(np.float32).astype(np.float64)
     if normalize:
         ref = ref / ref.sum()
@@ -147,9 +148,9 @@ def test_mask_larger_than_the_image(dtype, mode):
     scipy's does."""
     img = random_image(dtype, (5, 6), seed=1)
     weights = np.round(np.random.default_rng(2).uniform(0, 1, (9, 9)), 3)
-    got = fastmedian.convolve(img, weights, mode=mode, cval=7, output_dtype=np.float32)
+    got = fastmedian.convolve(img, weights, mode=mode, cval=7, output=np.float32)
     check(got, *scipy_reference(img, weights, mode=mode, cval=7), img.dtype)
-    got = fastmedian.gaussian_filter(img, 3, mode=mode, cval=7, output_dtype=np.float32)
+    got = fastmedian.gaussian_filter(img, 3, mode=mode, cval=7, output=np.float32)
     check(got, *scipy_reference(img, sigma=3, mode=mode, cval=7), img.dtype)
 
 
@@ -248,7 +249,7 @@ def test_defaults_are_scipys():
     img = random_image(np.uint8, (25, 30), seed=9)
     assert_same_bits(fastmedian.convolve(img, MASKS["9x9"] / 50),
                      fastmedian.convolve(img, MASKS["9x9"] / 50, mode="reflect",
-                                         output_dtype=np.uint8))
+                                         output=np.uint8))
     assert_same_bits(fastmedian.gaussian_filter(img, 2),
                      fastmedian.gaussian_filter(img, 2, mode="reflect", cval=0.0))
 
@@ -269,13 +270,37 @@ def native_arrays(monkeypatch):
 def test_output_array_is_written_and_returned(native_arrays):
     img = random_image(np.uint8, (2, 20, 24), seed=6)
     out = np.full(img.shape, 7, np.float32)
-    got = fastmedian.convolve(img, MASKS["5x3"], output_dtype=np.float32, output_array=out)
+    got = fastmedian.convolve(img, MASKS["5x3"], output=out)
     assert got is out
     assert np.shares_memory(native_arrays[0][1], out)  # written in place, no temporary
-    assert_same_bits(out, fastmedian.convolve(img, MASKS["5x3"], output_dtype=np.float32))
+    assert_same_bits(out, fastmedian.convolve(img, MASKS["5x3"], output=np.float32))
     fortran = np.asfortranarray(np.zeros(img.shape[1:], np.uint8))
-    assert fastmedian.gaussian_filter(img[0], 2, output_array=fortran) is fortran
+    assert fastmedian.gaussian_filter(img[0], 2, output=fortran) is fortran
     assert_same_bits(fortran, fastmedian.gaussian_filter(img[0], 2))
+
+
+def test_output_takes_a_dtype_or_an_array_as_scipy():
+    """output=, as scipy.ndimage's: a dtype (float32 or the image's own) for a new array of it,
+    or an array of one of them to write into."""
+    img = random_image(np.uint16, (20, 24), seed=3)
+    floats = fastmedian.convolve(img, MASKS["5x3"], output=np.float32)
+    assert floats.dtype == np.float32 and floats.flags.c_contiguous
+    check(floats, *scipy_reference(img, MASKS["5x3"]), img.dtype)
+    for dtype in ("float32", np.dtype(np.float32)):
+        assert_same_bits(fastmedian.convolve(img, MASKS["5x3"], output=dtype), floats)
+    own = fastmedian.convolve(img, MASKS["5x3"])
+    assert own.dtype == np.uint16
+    for dtype in (np.uint16, "uint16"):
+        assert_same_bits(fastmedian.convolve(img, MASKS["5x3"], output=dtype), own)
+    for out in (np.empty(img.shape, np.float32), np.empty(img.shape, np.uint16)):
+        assert fastmedian.convolve(img, MASKS["5x3"], output=out) is out
+        assert_same_bits(out, floats if out.dtype == np.float32 else own)
+    blurred = fastmedian.gaussian_filter(img, 2, output="float32")
+    assert blurred.dtype == np.float32
+    check(blurred, *scipy_reference(img, sigma=2), img.dtype)
+    out = np.empty(img.shape, np.float32)
+    assert fastmedian.gaussian_filter(img, 2, output=out) is out
+    assert_same_bits(out, blurred)
 
 
 @pytest.mark.parametrize("name,view,in_place", [
@@ -286,10 +311,10 @@ def test_output_array_is_written_and_returned(native_arrays):
 def test_layouts(native_arrays, name, view, in_place):
     base = random_image(np.uint16, (36, 44), seed=2)
     v = view(base)
-    got = fastmedian.convolve(v, MASKS["5x3"], output_dtype=np.float32)
+    got = fastmedian.convolve(v, MASKS["5x3"], output=np.float32)
     assert np.shares_memory(native_arrays[0][0], base) == in_place
     assert_same_bits(got, fastmedian.convolve(np.ascontiguousarray(v), MASKS["5x3"],
-                                              output_dtype=np.float32))
+                                              output=np.float32))
 
 
 def test_input_is_not_written_and_may_be_read_only():
@@ -323,21 +348,29 @@ W3 = np.ones((3, 3))
     (IMAGE, {"weights": MASKS["3x3"] - [[0, 0, 0], [0, 1, 0], [0, 0, 0]],
              "normalize": True}, ValueError, "normalize needs weights whose sum is not 0"),
     (IMAGE, {"weights": W3, "normalize": "yes"}, TypeError, "normalize"),
-    (IMAGE, {"weights": W3, "output_dtype": np.float64}, TypeError, "output_dtype"),
-    (IMAGE, {"weights": W3, "output_dtype": np.uint8}, TypeError, "output_dtype"),
-    (IMAGE, {"weights": W3, "output_dtype": "pixels"}, TypeError, "output_dtype"),
+    (IMAGE, {"weights": W3, "output": np.float64}, ValueError,
+     "output must be an array to write into or a dtype, float32 or the image's dtype uint16 "
+     r"\(np.float32, \"float32\"\); got float64"),
+    (IMAGE, {"weights": W3, "output": np.uint8}, ValueError, "output .* got uint8"),
+    (IMAGE, {"weights": W3, "output": "pixels"}, ValueError, "output .* got 'pixels'"),
+    (IMAGE, {"weights": W3, "output": 3}, ValueError, "output .* got 3"),
     (IMAGE, {"weights": W3, "mode": "grid-wrap"}, ValueError, "mode"),
     (IMAGE, {"weights": W3, "cval": "0"}, TypeError, "cval"),
     (IMAGE, {"weights": W3, "mode": "constant", "cval": float("nan")}, ValueError, "cval"),
     (IMAGE, {"weights": W3, "backend": "gpu"}, ValueError, "backend"),
     (IMAGE, {"weights": W3, "device": -1}, ValueError, "device"),
     (IMAGE, {"weights": W3, "device": 0.5}, TypeError, "device"),
-    (IMAGE, {"weights": W3, "output_array": [[0]]}, TypeError, "output_array"),
-    (IMAGE, {"weights": W3, "output_dtype": np.float32,
-             "output_array": np.zeros((8, 9), np.uint16)}, TypeError, "output_array"),
-    (IMAGE, {"weights": W3, "output_array": np.zeros((9, 8), np.uint16)}, ValueError,
+    (IMAGE, {"weights": W3, "output": [[0]]}, ValueError, "output must be an array"),
+    (IMAGE, {"weights": W3, "output": np.zeros((8, 9), np.uint8)}, TypeError,
+     "output must be an array of float32 or the image's dtype uint16, got dtype uint8"),
+    (IMAGE, {"weights": W3, "output": np.zeros((9, 8), np.uint16)}, ValueError,
+     "output must have the image's shape"),
+    (IMAGE, {"weights": W3, "output": np.zeros((8, 9), np.float32)[::-1]}, None, None),
+    (IMAGE, {"weights": W3, "output": IMAGE}, ValueError, "output must not overlap"),
+    # The old keywords are gone.
+    (IMAGE, {"weights": W3, "output_dtype": np.float32}, TypeError, "output_dtype"),
+    (IMAGE, {"weights": W3, "output_array": np.zeros((8, 9), np.uint16)}, TypeError,
      "output_array"),
-    (IMAGE, {"weights": W3, "output_array": IMAGE}, ValueError, "output_array must not overlap"),
 ])
 def test_convolve_bad_arguments_name_the_parameter(image, kwargs, error, names):
     if error is None:
@@ -363,7 +396,11 @@ def test_convolve_bad_arguments_name_the_parameter(image, kwargs, error, names):
     (IMAGE, {"sigma": 1, "truncate": 3.0}, ValueError, "truncate"),
     (IMAGE, {"sigma": 1, "truncate": "4"}, TypeError, "truncate"),
     (IMAGE, {"sigma": 1, "mode": "grid-mirror"}, ValueError, "mode"),
-    (IMAGE, {"sigma": 1, "output_dtype": np.int16}, TypeError, "output_dtype"),
+    (IMAGE, {"sigma": 1, "output": np.int16}, ValueError, "output .* got int16"),
+    (IMAGE, {"sigma": 1, "output": np.zeros((8, 9), np.float64)}, TypeError, "output"),
+    (IMAGE, {"sigma": 1, "output_dtype": np.float32}, TypeError, "output_dtype"),
+    (IMAGE, {"sigma": 1, "output_array": np.zeros((8, 9), np.uint16)}, TypeError,
+     "output_array"),
     (IMAGE, {"sigma": 1, "backend": "gpu"}, ValueError, "backend"),
 ])
 def test_gaussian_bad_arguments_name_the_parameter(image, kwargs, error, names):
@@ -382,7 +419,7 @@ def test_cuda_equals_cpu(dtype):
                          lambda **k: fastmedian.convolve(img, MASKS["31x31"], normalize=True,
                                                          **k),
                          lambda **k: fastmedian.gaussian_filter(img, (0, 3, 1.5), **k)):
-                args = dict(mode=mode, cval=5, output_dtype=out)
+                args = dict(mode=mode, cval=5, output=out)
                 assert_same_bits(call(backend="cuda", **args), call(backend="cpu", **args))
 
 
@@ -394,12 +431,12 @@ CHUNKINGS = [(3, 45, 52), (1, 10, 13), (2, 7, 30), (3, 45, 4), (1, (1, 20, 24), 
 # Halos from 1 to 16, deeper than some chunks (dask then merges chunks); float output too.
 DASK_FILTERS = {
     "3x3": lambda f, a, **k: f.convolve(a, MASKS["3x3"], **k),
-    "5x3 float": lambda f, a, **k: f.convolve(a, MASKS["5x3"], output_dtype=np.float32, **k),
+    "5x3 float": lambda f, a, **k: f.convolve(a, MASKS["5x3"], output=np.float32, **k),
     "31x31 normalized": lambda f, a, **k: f.convolve(a, MASKS["31x31"][None], normalize=True,
                                                      **k),
     "gaussian 1": lambda f, a, **k: f.gaussian_filter(a, (0, 1, 1), **k),
     "gaussian 4 x 0.5 float": lambda f, a, **k: f.gaussian_filter(a, (0, 4, 0.5),
-                                                                  output_dtype="float32", **k),
+                                                                  output="float32", **k),
 }
 
 
@@ -454,16 +491,36 @@ def test_dask_bad_arguments_raise_before_compute():
         fastmedian.dask.convolve(lazy, W3 - 1, normalize=True)
     with pytest.raises(ValueError, match="sigma"):
         fastmedian.dask.gaussian_filter(lazy, 2)
+    with pytest.raises(ValueError, match="output .* got float64"):
+        fastmedian.dask.gaussian_filter(lazy, (0, 2, 2), output=np.float64)
+    with pytest.raises(TypeError, match="output must be a NumPy array, got Array"):
+        fastmedian.dask.convolve(lazy, W3, output=da.zeros(lazy.shape, dtype=np.float32))
+    # The old keywords are gone.
     with pytest.raises(TypeError, match="output_dtype"):
-        fastmedian.dask.gaussian_filter(lazy, (0, 2, 2), output_dtype=np.float64)
+        fastmedian.dask.convolve(lazy, W3, output_dtype=np.float32)
+    with pytest.raises(TypeError, match="output_array"):
+        fastmedian.dask.gaussian_filter(lazy, (0, 2, 2), output_array=np.zeros(lazy.shape))
+
+
+def test_dask_output_dtype_stays_lazy():
+    """A dtype in output= gives a lazy result of that dtype; an array is computed into."""
+    lazy = da.from_array(DASK_STACK, chunks=(1, 20, 26))
+    got = fastmedian.dask.convolve(lazy, MASKS["5x3"], output=np.float32)
+    assert isinstance(got, da.Array) and got.dtype == np.float32
+    want = fastmedian.convolve(DASK_STACK, MASKS["5x3"], output=np.float32)
+    assert_same_bits(got.compute(scheduler="threads"), want)
+    out = np.empty(DASK_STACK.shape, np.float32)
+    with dask.config.set(scheduler="threads"):
+        assert fastmedian.dask.convolve(lazy, MASKS["5x3"], output=out) is out
+    assert_same_bits(out, want)
 
 
 def test_dask_on_a_cluster_of_two_worker_processes(client):
     lazy = da.from_array(DASK_STACK, chunks=(1, 16, 20))
-    got = fastmedian.dask.convolve(lazy, MASKS["5x3"], mode="mirror", output_dtype=np.float32)
+    got = fastmedian.dask.convolve(lazy, MASKS["5x3"], mode="mirror", output=np.float32)
     assert_same_bits(client.compute(got).result(),
                      fastmedian.convolve(DASK_STACK, MASKS["5x3"], mode="mirror",
-                                         output_dtype=np.float32))
+                                         output=np.float32))
     got = fastmedian.dask.gaussian_filter(lazy, (0, 3, 3), mode="wrap")
     assert_same_bits(client.compute(got).result(),
                      fastmedian.gaussian_filter(DASK_STACK, (0, 3, 3), mode="wrap"))

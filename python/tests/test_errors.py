@@ -164,7 +164,7 @@ BIG = np.arange(300 * 300, dtype=np.uint16).reshape(300, 300)
 
 
 @pytest.mark.parametrize("call,name", [
-    (lambda: fastmedian.background(IMAGE, size=5, output=BIG), "output"),
+    (lambda: fastmedian.background(IMAGE, size=5, subtract=BIG), "subtract"),
     (lambda: fastmedian.background(IMAGE, size=5, method=BIG), "method"),
     (lambda: fastmedian.background(IMAGE, size=5, offset=BIG), "offset"),
     (lambda: fastmedian.median_filter(IMAGE, size=BIG), "size"),
@@ -178,7 +178,6 @@ BIG = np.arange(300 * 300, dtype=np.uint16).reshape(300, 300)
     (lambda: fastmedian.temporal_median(MOVIE, 3, mode=BIG), "mode"),
     (lambda: fastmedian.temporal_median(MOVIE, 3, axis=BIG), "axis"),
     (lambda: fastmedian.convolve(IMAGE, np.ones((3, 3)), normalize=BIG), "normalize"),
-    (lambda: fastmedian.convolve(IMAGE, np.ones((3, 3)), output_dtype=BIG), "output_dtype"),
     (lambda: fastmedian.gaussian_filter(IMAGE, BIG), "sigma"),
     (lambda: fastmedian.gaussian_filter(IMAGE, 1.0, truncate=BIG), "truncate"),
 ])
@@ -191,6 +190,12 @@ def test_an_array_in_the_wrong_place_is_named_not_printed(call, name):
     message = str(e.value)
     assert name in message and "ndarray of shape (300, 300) and dtype uint16" in message, message
     assert len(message) < 300 and "[[" not in message and "array(" not in message, message
+
+
+def test_a_dtype_in_the_wrong_place_is_shown_not_taken_for_an_array():
+    """np.float32 has `shape` and `dtype` attributes too (output= takes dtypes now)."""
+    with pytest.raises(ValueError, match="mode must be one of .*; got <class 'numpy.float32'>"):
+        fastmedian.median_filter(IMAGE, size=3, mode=np.float32)
 
 
 def test_long_values_are_cut_short():
