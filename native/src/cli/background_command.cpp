@@ -2,6 +2,7 @@
 //                       [--output subtract|background] [--offset V] [--border B] [--cval V]
 //                       [--backend B] [--devices LIST] [--max-memory BYTES]
 #include <iostream>
+#include <set>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -13,8 +14,11 @@
 namespace fastmedian::cli {
 
 int background_command(const std::vector<std::string>& args) {
-    const Args a(args, {"--size", "--radius", "--method", "--output", "--offset", "--border",
-                        "--cval", "--backend", "--devices", "--max-memory", "--out-dir"});
+    const std::set<std::string> valued = {"--size",   "--radius",  "--method",     "--output",
+                                          "--offset", "--border",  "--cval",       "--backend",
+                                          "--devices", "--max-memory", "--out-dir"};
+    bool quiet = false;
+    const Args a(take_flags(args, valued, {{"--quiet", &quiet}}), valued);
     const std::vector<FilePair> files = file_pairs(a, "background");
     BackgroundOptions o;
     o.window = parse_window(a, "background");
@@ -34,6 +38,7 @@ int background_command(const std::vector<std::string>& args) {
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = parse_max_memory(a);
+    f.progress = !quiet;
     f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
@@ -45,7 +50,8 @@ int background_command(const std::vector<std::string>& args) {
                        background_output_name(o.output);
     if (o.output == BackgroundOutput::subtract) what += " offset " + format_number("%g", o.offset);
     return run_each(files, [&](const FilePair& p) {
-        std::cout << summary(what, filter_file(p.in, p.out, f), p.out) << "\n";
+        const FilterResult r = filter_file(p.in, p.out, f);
+        if (!quiet) std::cout << summary(what, r, p.out) << "\n";
     });
 }
 

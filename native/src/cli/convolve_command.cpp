@@ -23,8 +23,10 @@ const std::set<std::string> kValued = {"--kernel", "--gaussian", "--border", "--
 }  // namespace
 
 int convolve_command(const std::vector<std::string>& args) {
-    bool normalize = false, as_float = false;
-    const Args a(take_flags(args, kValued, {{"--normalize", &normalize}, {"--float", &as_float}}), kValued);
+    bool normalize = false, as_float = false, quiet = false;
+    const Args a(take_flags(args, kValued,
+                            {{"--normalize", &normalize}, {"--float", &as_float}, {"--quiet", &quiet}}),
+                 kValued);
     const std::vector<FilePair> files = file_pairs(a, "convolve");
     const std::string* kernel = a.get("--kernel");
     const std::string* gaussian = a.get("--gaussian");
@@ -70,12 +72,14 @@ int convolve_command(const std::vector<std::string>& args) {
     f.backend = o.backend;
     f.float_output = as_float;
     f.max_memory = parse_max_memory(a);
+    f.progress = !quiet;
     f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
     f.run = [&o](const ConstImageView& src, const ImageView& dst) { return convolve(src, dst, o); };
     return run_each(files, [&](const FilePair& p) {
-        std::cout << summary(what, filter_file(p.in, p.out, f), p.out) << "\n";
+        const FilterResult r = filter_file(p.in, p.out, f);
+        if (!quiet) std::cout << summary(what, r, p.out) << "\n";
     });
 }
 

@@ -39,7 +39,7 @@ int demo_command(const std::vector<std::string>& args) {
                                 ? *a.get("--out")
                                 : (fs::temp_directory_path() / "fastmedian-demo.tif").string();
     const std::string in = demo_image().string();
-    const FilterResult r = filter_file(in, out, o, max_memory);
+    const FilterResult r = filter_file(in, out, o, max_memory, false);
     std::cout << "demo: 5x5 median of brightfield embryos " << in << "\n"
               << summary(o, r, out) << "\n"
               << "wrote " << out << "\n";

@@ -1,5 +1,6 @@
 #include "filter_file.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "args.hpp"
 #include "filter_args.hpp"
 #include "output_file.hpp"
+#include "progress.hpp"
 #include "tiff_io.hpp"
 
 namespace fastmedian::cli {
@@ -101,6 +103,8 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     // Before the input is read and filtered: a bad output path is found at once, not after a
     // long run.
     tiff::check_output(out);
+    ProgressLine line(f.progress, std::filesystem::path(in).filename().string());
+    const auto update = [&line](std::int64_t done) { line.update(done); };
     PlaneSeries series;
     const tiff::Stack src = tiff::read_tiff(in, [&](const tiff::StackHeader& h) {
         series = plane_series(h, f.axis);
@@ -108,7 +112,16 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         check_memory(in, h, f.float_output ? PixelType::f32 : h.type,
                      f.project ? static_cast<std::int64_t>(series.first.size()) : h.planes,
                      f.max_memory);
-    });
+        line.stage("reading", h.planes);
+    }, update);
+    // A 2D filter's planes are independent: while the line is shown, about 50 runs of them
+    // let it move.
+    if (line.shown() && f.axis == StackAxis::planes && !f.project && src.planes > 1) {
+        const std::int64_t chunk = (src.planes + 49) / 50;
+        series.first.clear();
+        for (std::int64_t z = 0; z < src.planes; z += chunk) series.first.push_back(z);
+        series.length = chunk;
+    }
     const PixelType out_type = f.float_output ? PixelType::f32 : src.type;
     const auto projections = static_cast<std::int64_t>(series.first.size());
     tiff::Stack dst(out_type, src.width, src.height, f.project ? projections : src.planes);
@@ -126,25 +139,33 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         if (f.run(one.view(), one_out.mutable_view()).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
     }
+    line.stage("filtering", src.planes);
     const auto start = Clock::now();
-    for (std::int64_t g = 0; g < projections; ++g) {
+    for (std::int64_t g = 0, done = 0; g < projections; ++g) {
+        PlaneSeries one = series;  // the last chunk of a 2D filter's planes may be shorter
+        one.length = std::min(series.length, src.planes - series.first[g]);
         ImageView into = dst.mutable_view();
         if (f.project) into.data += g * into.plane_stride, into.planes = 1;
-        else into = series_view(into, series.first[g], series);
-        r.run = f.run(series_view(src.view(), series.first[g], series), into);
+        else into = series_view(into, series.first[g], one);
+        r.run = f.run(series_view(src.view(), series.first[g], one), into);
+        line.update(done += one.length);
     }
     r.filter_ms = ms_since(start);
+    line.stage("writing", dst.planes);
     tiff::write_tiff(out, dst.view(),
                      f.project ? tiff::projected_metadata(src.metadata, series.axis, projections)
-                               : src.metadata);
+                               : src.metadata,
+                     update);
+    line.erase();
     return r;
 }
 
 FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o,
-                         std::uint64_t max_memory) {
+                         std::uint64_t max_memory, bool progress) {
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = max_memory;
+    f.progress = progress;
     f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
@@ -155,10 +176,11 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
 }
 
 FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o,
-                         std::uint64_t max_memory) {
+                         std::uint64_t max_memory, bool progress) {
     StackFilter f;
     f.backend = o.backend;
     f.max_memory = max_memory;
+    f.progress = progress;
     f.axis = StackAxis::slices;
     f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);

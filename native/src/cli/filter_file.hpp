@@ -58,6 +58,9 @@ struct StackFilter {
     bool float_output = false;
     // The ceiling on the input and output stacks together, in bytes (--max-memory).
     std::uint64_t max_memory = 0;
+    // A progress line on a terminal (progress.hpp) while reading, filtering and writing; false
+    // with --quiet.
+    bool progress = false;
 };
 
 // Reads `in`, filters the whole stack and writes `out`. Refuses (UsageError) when `out` is the
@@ -66,11 +69,11 @@ struct StackFilter {
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f);
 // median2d over every plane; refuses a non-finite --cval for integer images.
 FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o,
-                         std::uint64_t max_memory);
+                         std::uint64_t max_memory, bool progress);
 
 // median3d over the whole stack as one volume; refuses a non-finite --cval for integer images.
 FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o,
-                         std::uint64_t max_memory);
+                         std::uint64_t max_memory, bool progress);
 
 // "median 5x5 replicate on cpu (CPU): 462x366x1 u8 in 3.1 ms -> out.tif"; runs on a GPU add
 // " (+ 215.0 ms CUDA start-up)" before the arrow.

@@ -103,7 +103,9 @@ const char* const kUsage = R"(usage:
                       refused before its pixels are read. Default: the machine's memory
   Every output keeps its input's metadata: ImageJ's hyperstack axes, calibration, labels
       and lookup tables, the resolution tags and OME-XML (with the pixel type written).
-  median, temporal, background and convolve also take several inputs at once:
+  median, temporal, background and convolve show a progress line on a terminal (the planes
+      read, filtered and written, the rate, the time left), and also take
+      --quiet         no progress line and no summary line: only errors are printed
       --out-dir DIR   every path given is an input (IN.tif ... instead of IN.tif OUT.tif),
                       written into the existing folder DIR under its own file name, one
                       after another; a file that fails is reported and the rest still run

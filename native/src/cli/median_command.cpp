@@ -65,8 +65,8 @@ Window3D parse_window3d(const Args& a, const Window& plane) {
 }  // namespace
 
 int median_command(const std::vector<std::string>& args) {
-    bool volume = false;
-    const Args a(take_flags(args, kValued, {{"--3d", &volume}}), kValued);
+    bool volume = false, quiet = false;
+    const Args a(take_flags(args, kValued, {{"--3d", &volume}, {"--quiet", &quiet}}), kValued);
     const std::vector<FilePair> files = file_pairs(a, "median");
     const Window plane = parse_window(a, "median");
     if (!volume && (a.get("--zsize") != nullptr || a.get("--zradius") != nullptr))
@@ -85,7 +85,8 @@ int median_command(const std::vector<std::string>& args) {
         o.cval = cval;
         o.backend = backend;
         return run_each(files, [&](const FilePair& p) {
-            std::cout << summary(o, filter_file(p.in, p.out, o, max_memory), p.out) << "\n";
+            const FilterResult r = filter_file(p.in, p.out, o, max_memory, !quiet);
+            if (!quiet) std::cout << summary(o, r, p.out) << "\n";
         });
     }
     MedianOptions o;
@@ -95,7 +96,8 @@ int median_command(const std::vector<std::string>& args) {
     o.backend = backend;
     if (const std::string* d = a.get("--devices")) o.devices = parse_devices(*d, o.backend);
     return run_each(files, [&](const FilePair& p) {
-        std::cout << summary(o, filter_file(p.in, p.out, o, max_memory), p.out) << "\n";
+        const FilterResult r = filter_file(p.in, p.out, o, max_memory, !quiet);
+        if (!quiet) std::cout << summary(o, r, p.out) << "\n";
     });
 }
 

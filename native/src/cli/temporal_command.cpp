@@ -68,8 +68,9 @@ RunInfo project_frames(const ConstImageView& src, const ImageView& dst, Temporal
 }  // namespace
 
 int temporal_command(const std::vector<std::string>& args) {
-    bool project = false;
-    const Args a(take_flags(args, kValued, {{"--project", &project}}), kValued);
+    bool project = false, quiet = false;
+    const Args a(take_flags(args, kValued, {{"--project", &project}, {"--quiet", &quiet}}),
+                 kValued);
     const std::vector<FilePair> files = file_pairs(a, "temporal");
     TemporalOptions o;
     if (project && a.get("--window") != nullptr)
@@ -95,6 +96,7 @@ int temporal_command(const std::vector<std::string>& args) {
     f.warmup_planes = project ? 1 : o.window;
     f.axis = StackAxis::frames;
     f.project = project;
+    f.progress = !quiet;
     f.check = [&o, project](const std::string& in, const tiff::StackHeader& h,
                             std::int64_t frames) {
         const std::string each = frames < h.planes ? " (in each channel and slice)" : "";
@@ -115,7 +117,8 @@ int temporal_command(const std::vector<std::string>& args) {
             return temporal_median(src, dst, o);
         };
     return run_each(files, [&](const FilePair& p) {
-        std::cout << summary(what, filter_file(p.in, p.out, f), p.out) << "\n";
+        const FilterResult r = filter_file(p.in, p.out, f);
+        if (!quiet) std::cout << summary(what, r, p.out) << "\n";
     });
 }
 

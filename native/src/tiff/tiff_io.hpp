@@ -71,11 +71,15 @@ struct StackHeader {
 // refuse the file (one larger than a memory ceiling, one the caller cannot use).
 using HeaderCheck = std::function<void(const StackHeader&)>;
 
+// Told how many planes are done, as reading or writing goes on (for a progress line).
+using PlaneProgress = std::function<void(std::int64_t planes_done)>;
+
 // Reads every page. Accepts 1 sample per pixel of 8- or 16-bit unsigned integers or 32-bit IEEE
 // floats (min-is-black, or an 8/16-bit lookup table as ImageJ writes), in strips or tiles, with
 // any compression libtiff decodes; all pages must share size and type. `check`, when given,
-// sees the header first.
-Stack read_tiff(const std::string& path, const HeaderCheck& check = {});
+// sees the header first; `progress`, when given, hears of the planes as they are read.
+Stack read_tiff(const std::string& path, const HeaderCheck& check = {},
+                const PlaneProgress& progress = {});
 
 // Writes one uncompressed page per plane (BigTIFF only past 4 GB) with `metadata`; an OME-XML
 // description gets the pixel type written. The pages' headers come first and the planes after
@@ -84,6 +88,6 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check = {});
 // to a temporary file beside `path` that is renamed over `path` only once complete, so `path`
 // never holds a partial file; on failure the temporary file is removed.
 void write_tiff(const std::string& path, const ConstImageView& image,
-                const Metadata& metadata = {});
+                const Metadata& metadata = {}, const PlaneProgress& progress = {});
 
 }  // namespace fastmedian::tiff

@@ -231,11 +231,14 @@ std::uint64_t imagej_planes_start(const TiffFile& f, const Layout& l, std::int64
     return start;
 }
 
-// Reads bytes.size() bytes of the file from `start` into `bytes` as the pixels of `type`.
+// Reads bytes.size() bytes of the file from `start` into `bytes` as the pixels of `type`,
+// telling `progress` of the planes of `plane` bytes read.
 void read_planes(const TiffFile& f, PixelType type, std::uint64_t start,
-                 std::vector<std::uint8_t>& bytes) {
+                 std::vector<std::uint8_t>& bytes, std::size_t plane,
+                 const PlaneProgress& progress) {
     TIFF* tif = f.get();
     for (std::size_t done = 0; done < bytes.size();) {
+        if (progress) progress(static_cast<std::int64_t>(done / plane));
         const std::size_t chunk = std::min<std::size_t>(bytes.size() - done, std::size_t{1} << 30);
         const ssize_t n = ::pread(TIFFFileno(tif), bytes.data() + done, chunk,
                                   static_cast<off_t>(start + done));
@@ -310,7 +313,8 @@ void read_tiles(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& b
 
 }  // namespace
 
-Stack read_tiff(const std::string& path, const HeaderCheck& check) {
+Stack read_tiff(const std::string& path, const HeaderCheck& check,
+                const PlaneProgress& progress) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         throw Error(ErrorCode::io_error, "cannot open " + path + ": " + std::strerror(errno));
@@ -341,9 +345,11 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check) {
     s.metadata = std::move(metadata);
     try {
         if (one_page_stack) {
-            s.bytes.resize(std::size_t{first.width} * first.height * pixel_size(first.type) *
-                           static_cast<std::size_t>(planes));
-            read_planes(f, first.type, planes_start, s.bytes);
+            const std::size_t plane = std::size_t{first.width} * first.height *
+                                      pixel_size(first.type);
+            s.bytes.resize(plane * static_cast<std::size_t>(planes));
+            read_planes(f, first.type, planes_start, s.bytes, plane, progress);
+            if (progress) progress(planes);
             return s;
         }
         for (std::size_t page = 0; page < pages.size(); ++page) {
@@ -351,6 +357,7 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check) {
                 f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 1));
             if (TIFFIsTiled(tif)) read_tiles(f, first, s.bytes);
             else read_strips(f, first, s.bytes);
+            if (progress) progress(static_cast<std::int64_t>(page + 1));
             // Reserved once page 1 has proved its size (a header alone may claim any), so a
             // long stack is not copied while it grows.
             if (page == 0 && pages.size() <= s.bytes.max_size() / s.bytes.size())

@@ -92,7 +92,8 @@ void write_plane(const TiffFile& f, const ConstImageView& image, std::int64_t z,
 
 }  // namespace
 
-void write_tiff(const std::string& path, const ConstImageView& image, const Metadata& metadata) {
+void write_tiff(const std::string& path, const ConstImageView& image, const Metadata& metadata,
+                const PlaneProgress& progress) {
     if (image.data == nullptr || image.width < 1 || image.height < 1 || image.planes < 1 ||
         image.width >= (std::int64_t{1} << 31) || image.height >= (std::int64_t{1} << 31) ||
         image.row_stride < image.width * static_cast<std::int64_t>(pixel_size(image.type)))
@@ -108,7 +109,10 @@ void write_tiff(const std::string& path, const ConstImageView& image, const Meta
         write_header(f, image, z, metadata, description);
     const std::vector<std::uint64_t> headers = header_offsets(f, image.planes);
     std::vector<std::uint8_t> packed;
-    for (std::int64_t z = 0; z < image.planes; ++z) write_plane(f, image, z, headers[z], packed);
+    for (std::int64_t z = 0; z < image.planes; ++z) {
+        write_plane(f, image, z, headers[z], packed);
+        if (progress) progress(z + 1);
+    }
     // Late write errors (a full disk, NFS) may show up only here.
     if (::fsync(TIFFFileno(f.get())) != 0) fail_errno("cannot write " + path);
     f.close();
