@@ -50,6 +50,17 @@ def small_input(tmp_path):
     return path
 
 
+@pytest.fixture
+def refused_input(tmp_path_factory):
+    """A TIFF every command refuses (16-bit signed integers), outside the test's tmp_path."""
+    path = tmp_path_factory.mktemp("refused") / "signed.tif"
+    tifffile.imwrite(path, np.zeros((2, 8, 6), np.int16), photometric="minisblack")
+    return path
+
+
+REFUSED_MESSAGE = "signed.tif: 16-bit signed integer pixels; only 8/16-bit unsigned integer"
+
+
 @pytest.fixture(scope="session")
 def cli_is_sanitized(cli):
     """Whether the executable is built with AddressSanitizer (the sanitize preset)."""

@@ -93,8 +93,8 @@ def test_imagej_stack_from_tifffile_truncate(fastmedian, tmp_path):
 
 
 @pytest.mark.parametrize("case,message", [
-    ("compressed", "ImageJ stack of 3 images in one page is compressed or tiled; only "
-                   "uncompressed strips, as ImageJ writes them, can be read so"),
+    ("compressed", "ImageJ stack of 3 images in one page is compressed, tiled or RGB; only "
+                   "uncompressed greyscale strips, as ImageJ writes them, can be read so"),
     ("truncated", "ImageJ stack of 100 images in one page: the file ends at byte "),
 ])
 def test_imagej_stack_in_one_page_refused(fastmedian, tmp_path, case, message):

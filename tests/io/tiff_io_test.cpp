@@ -302,13 +302,60 @@ INSTANTIATE_TEST_SUITE_P(
         return file.substr(0, file.find('.'));
     });
 
-TEST(TiffSharedDataRefused, HelaCellsHasThreeSamplesPerPixel) {
+// ImageJ's sample image stores its 3 channels as the interleaved samples of an RGB page.
+TEST(TiffSharedData, HelaCellsIsReadAsThreeChannels) {
     const fs::path p = fs::path(FASTMEDIAN_SHARED_DATA) / "hela-cells.tif";
     if (!fs::exists(p)) GTEST_SKIP() << p << " is absent (the shared test images are not here)";
-    const Error e = read_error(p.string());
-    EXPECT_EQ(e.code(), ErrorCode::unsupported);
-    EXPECT_EQ(std::string(e.what()), p.string() + ": 3 samples per pixel; only 1 is supported — "
-                                                  "split the channels first");
+    const tiff::Stack s = tiff::read_tiff(p.string(), [](const tiff::StackHeader& h) {
+        EXPECT_EQ(h.axes.channels, 3);
+        EXPECT_EQ(h.planes, 3);
+    });
+    EXPECT_EQ(s.type, PixelType::u16);
+    EXPECT_EQ(s.width, 672);
+    EXPECT_EQ(s.height, 512);
+    EXPECT_EQ(s.planes, 3);
+    EXPECT_TRUE(s.metadata.rgb);
+}
+
+// RGB pages, interleaved and in planes, read as three planes each and written back as RGB.
+TEST_F(TiffIo, RgbRoundTrip) {
+    const int w = 7, h = 5, pages = 2;
+    const std::vector<std::uint16_t> planes = pattern<std::uint16_t>(w, h, 3 * pages);
+    for (const int planar : {PLANARCONFIG_CONTIG, PLANARCONFIG_SEPARATE}) {
+        craft("rgb.tif", pages, [&](TIFF* tif, int page) {
+            set_grey(tif, w, h, 16, SAMPLEFORMAT_UINT);
+            TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, 3);
+            TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_RGB);
+            TIFFSetField(tif, TIFFTAG_PLANARCONFIG, planar);
+            TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 2);
+            const std::uint16_t* p = planes.data() + 3 * page * w * h;
+            std::vector<std::uint16_t> row(3 * w);
+            for (int c = 0; c < (planar == PLANARCONFIG_SEPARATE ? 3 : 1); ++c)
+                for (int y = 0; y < h; ++y) {
+                    for (int x = 0; x < w; ++x)
+                        for (int k = 0; k < 3; ++k) row[3 * x + k] = p[(k * h + y) * w + x];
+                    void* line = planar == PLANARCONFIG_SEPARATE
+                                     ? static_cast<void*>(const_cast<std::uint16_t*>(p + (c * h + y) * w))
+                                     : row.data();
+                    ASSERT_EQ(TIFFWriteScanline(tif, line, y, static_cast<std::uint16_t>(c)), 1);
+                }
+        });
+        const tiff::Stack s = tiff::read_tiff(path("rgb.tif"));
+        ASSERT_EQ(s.planes, 3 * pages);
+        EXPECT_TRUE(s.metadata.rgb);
+        ASSERT_EQ(s.bytes.size(), planes.size() * 2);
+        EXPECT_EQ(std::memcmp(s.bytes.data(), planes.data(), s.bytes.size()), 0) << planar;
+        tiff::write_tiff(path("out.tif"), s.view(), s.metadata);
+        const tiff::Stack back = tiff::read_tiff(path("out.tif"));
+        EXPECT_EQ(back.bytes, s.bytes);
+        TIFF* t = TIFFOpen(path("out.tif").c_str(), "r");
+        std::uint16_t samples = 0, photometric = 0;
+        TIFFGetField(t, TIFFTAG_SAMPLESPERPIXEL, &samples);
+        TIFFGetField(t, TIFFTAG_PHOTOMETRIC, &photometric);
+        TIFFClose(t);
+        EXPECT_EQ(samples, 3);
+        EXPECT_EQ(photometric, PHOTOMETRIC_RGB);
+    }
 }
 
 TEST_F(TiffIo, RefusesSignedIntegers) {

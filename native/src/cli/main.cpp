@@ -103,6 +103,7 @@ const char* const kUsage = R"(usage:
                       refused before its pixels are read. Default: the machine's memory
   Every output keeps its input's metadata: ImageJ's hyperstack axes, calibration, labels
       and lookup tables, the resolution tags and OME-XML (with the pixel type written).
+      RGB TIFFs (24-bit, or ImageJ's 48-bit) are filtered channel by channel.
   median, temporal, background and convolve show a progress line on a terminal (the planes
       read, filtered and written, the rate, the time left), and also take
       --quiet         no progress line and no summary line: only errors are printed

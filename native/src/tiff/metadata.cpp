@@ -114,6 +114,7 @@ Metadata projected_metadata(const Metadata& input, const std::string& axis, std:
 
 Metadata read_metadata(TIFF* tif) {
     Metadata m;
+    m.big_endian = TIFFIsBigEndian(tif) != 0;
     if (const char* text = nullptr; TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &text) && text)
         m.description = text;
     float x = 0.0f, y = 0.0f;

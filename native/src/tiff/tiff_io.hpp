@@ -24,6 +24,12 @@ struct Metadata {
     int resolution_unit = 1;  // TIFF's ResolutionUnit: 1 none, 2 inch, 3 centimetre
     std::vector<std::uint32_t> imagej_counts;  // ImageJ's tag 50838 (IJMetaDataByteCounts)
     std::vector<std::uint8_t> imagej_data;     // ImageJ's tag 50839 (IJMetaData)
+    // The pages are RGB: each is three planes of the stack (red, green, blue), written back
+    // as one interleaved page.
+    bool rgb = false;
+    // The file's byte order, kept because ImageJ's private tags are read in it (ImageJ writes
+    // big-endian files).
+    bool big_endian = false;
 };
 
 // `m` for a projection of its stack along ImageJ's axis `axis` ("frames" or "slices") into
@@ -74,9 +80,11 @@ using HeaderCheck = std::function<void(const StackHeader&)>;
 // Told how many planes are done, as reading or writing goes on (for a progress line).
 using PlaneProgress = std::function<void(std::int64_t planes_done)>;
 
-// Reads every page. Accepts 1 sample per pixel of 8- or 16-bit unsigned integers or 32-bit IEEE
-// floats (min-is-black, or an 8/16-bit lookup table as ImageJ writes), in strips or tiles, with
-// any compression libtiff decodes; all pages must share size and type. `check`, when given,
+// Reads every page. Accepts 8- or 16-bit unsigned integers or 32-bit IEEE floats, 1 sample per
+// pixel (min-is-black, or an 8/16-bit lookup table as ImageJ writes) or RGB (3 samples,
+// interleaved or in planes: each page three planes of the stack, the header's channels times
+// 3), in strips or tiles, with any compression libtiff decodes; all pages must share size,
+// type and samples. `check`, when given,
 // sees the header first; `progress`, when given, hears of the planes as they are read.
 Stack read_tiff(const std::string& path, const HeaderCheck& check = {},
                 const PlaneProgress& progress = {});

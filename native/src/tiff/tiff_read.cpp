@@ -27,14 +27,17 @@ namespace {
 struct Layout {
     PixelType type;
     std::uint32_t width, height;
+    std::uint16_t samples = 1;  // 3 for RGB
+    bool planar = false;        // RGB stored as three planes (PlanarConfig 2), not interleaved
     bool operator!=(const Layout& o) const {
-        return type != o.type || width != o.width || height != o.height;
+        return type != o.type || width != o.width || height != o.height ||
+               samples != o.samples || planar != o.planar;
     }
 };
 
 std::string describe(const Layout& l) {
     return std::to_string(l.width) + "x" + std::to_string(l.height) + " " +
-           pixel_type_name(l.type);
+           (l.samples == 3 ? "RGB " : "") + pixel_type_name(l.type);
 }
 
 const char* sample_format_name(std::uint16_t format) {
@@ -68,20 +71,25 @@ Layout page_layout(const TiffFile& f, int page) {
     TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width);
     TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height);
     const std::string where = on_page(page);
-    if (samples != 1)
+    // RGB is read as three channels and written back as RGB, as ImageJ filters it.
+    const bool rgb = photometric == PHOTOMETRIC_RGB && samples == 3;
+    if (samples != 1 && !rgb)
         f.fail(ErrorCode::unsupported, where + std::to_string(samples) +
-               " samples per pixel; only 1 is supported — split the channels first");
+               " samples per pixel; only 1 (greyscale) or 3 (RGB) is supported — split the "
+               "channels first");
     // A palette here is ImageJ's lookup table: the stored values are the data.
-    if (photometric != PHOTOMETRIC_MINISBLACK && photometric != PHOTOMETRIC_PALETTE)
+    if (photometric != PHOTOMETRIC_MINISBLACK && photometric != PHOTOMETRIC_PALETTE && !rgb)
         f.fail(ErrorCode::unsupported, where + "photometric interpretation " +
                std::to_string(photometric) +
-               "; only min-is-black greyscale (or a lookup table) is supported");
+               "; only min-is-black greyscale (or a lookup table) and RGB are supported");
+    std::uint16_t planar = PLANARCONFIG_CONTIG;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
     std::uint16_t compression = COMPRESSION_NONE;
     TIFFGetField(tif, TIFFTAG_COMPRESSION, &compression);
     if (!TIFFIsCODECConfigured(compression))
         f.fail(ErrorCode::unsupported, where + "compression " + std::to_string(compression) +
                " is not one this libtiff decodes");
-    Layout l{PixelType::u8, width, height};
+    Layout l{PixelType::u8, width, height, samples, rgb && planar == PLANARCONFIG_SEPARATE};
     if (bits == 8 && format == SAMPLEFORMAT_UINT) l.type = PixelType::u8;
     else if (bits == 16 && format == SAMPLEFORMAT_UINT) l.type = PixelType::u16;
     else if (bits == 32 && format == SAMPLEFORMAT_IEEEFP) l.type = PixelType::f32;
@@ -90,7 +98,7 @@ Layout page_layout(const TiffFile& f, int page) {
                sample_format_name(format) +
                " pixels; only 8/16-bit unsigned integer and 32-bit float are supported");
     if (width == 0 || height == 0 || height >= (1u << 31) ||
-        std::size_t{width} * pixel_size(l.type) > max_row_bytes)
+        std::size_t{width} * pixel_size(l.type) * samples > max_row_bytes)
         f.fail(ErrorCode::unsupported, where + "image size " + describe(l) +
                " is out of range (rows up to 256 MiB, fewer than 2^31 rows)");
     std::uint32_t depth = 1;  // SGI's volume extension: several slices in one page
@@ -102,7 +110,8 @@ Layout page_layout(const TiffFile& f, int page) {
         std::uint32_t tile_w = 0, tile_h = 0;
         TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_w);
         TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_h);
-        const std::size_t tile_row = std::size_t{tile_w} * pixel_size(l.type);
+        const std::size_t tile_row =
+            std::size_t{tile_w} * pixel_size(l.type) * (l.planar ? 1 : samples);
         if (tile_w == 0 || tile_h == 0 || tile_row > max_row_bytes ||
             TIFFTileSize(tif) != static_cast<tmsize_t>(tile_row * tile_h))
             f.fail(ErrorCode::io_error, where + "bad tile size");
@@ -209,9 +218,9 @@ std::uint64_t imagej_planes_start(const TiffFile& f, const Layout& l, std::int64
     const std::string stack = "ImageJ stack of " + std::to_string(images) + " images in one page";
     std::uint16_t compression = COMPRESSION_NONE;
     TIFFGetField(tif, TIFFTAG_COMPRESSION, &compression);
-    if (compression != COMPRESSION_NONE || TIFFIsTiled(tif))
-        f.fail(ErrorCode::unsupported, stack + " is compressed or tiled; only uncompressed "
-               "strips, as ImageJ writes them, can be read so");
+    if (compression != COMPRESSION_NONE || TIFFIsTiled(tif) || l.samples != 1)
+        f.fail(ErrorCode::unsupported, stack + " is compressed, tiled or RGB; only uncompressed "
+               "greyscale strips, as ImageJ writes them, can be read so");
     // The planes follow one another only if page 1's strips do.
     const std::uint64_t plane = std::uint64_t{l.width} * l.height * pixel_size(l.type);
     const std::uint64_t start = TIFFGetStrileOffset(tif, 0);
@@ -274,40 +283,81 @@ bool decode(TIFF* tif, DecodeFn read, std::uint32_t index, std::vector<std::uint
     }
 }
 
+// The bytes of a row as the page stores it: an interleaved RGB row holds all three samples.
+std::size_t stored_row_bytes(const Layout& l) {
+    return std::size_t{l.width} * pixel_size(l.type) * (l.planar ? 1 : l.samples);
+}
+
+// Appends the page's pixels to `bytes` as it stores them: its rows, or for RGB in planes
+// (PlanarConfig 2) the red plane's rows, then the green's, then the blue's.
 void read_strips(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes) {
-    const std::size_t row_bytes = std::size_t{l.width} * pixel_size(l.type);
+    const std::size_t row_bytes = stored_row_bytes(l);
     std::uint32_t rows_per_strip = l.height;
     TIFFGetFieldDefaulted(f.get(), TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
     rows_per_strip = std::clamp<std::uint32_t>(rows_per_strip, 1, l.height);
-    for (std::uint32_t y = 0, strip = 0; y < l.height; y += rows_per_strip, ++strip) {
-        const std::uint32_t rows = std::min(rows_per_strip, l.height - y);
-        if (!decode(f.get(), TIFFReadEncodedStrip, strip, bytes, bytes.size(), rows, row_bytes))
-            f.fail(ErrorCode::io_error, "cannot read strip " + std::to_string(strip));
-    }
+    const std::uint32_t strips_per_plane = (l.height - 1) / rows_per_strip + 1;
+    for (std::uint32_t c = 0; c < (l.planar ? l.samples : 1u); ++c)
+        for (std::uint32_t y = 0, k = 0; y < l.height; y += rows_per_strip, ++k) {
+            const std::uint32_t rows = std::min(rows_per_strip, l.height - y);
+            const std::uint32_t strip = c * strips_per_plane + k;
+            if (!decode(f.get(), TIFFReadEncodedStrip, strip, bytes, bytes.size(), rows, row_bytes))
+                f.fail(ErrorCode::io_error, "cannot read strip " + std::to_string(strip));
+        }
 }
 
 void read_tiles(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes) {
     TIFF* tif = f.get();
-    const std::size_t px = pixel_size(l.type);
+    const std::size_t px = pixel_size(l.type) * (l.planar ? 1 : l.samples);
     std::uint32_t tile_w = 0, tile_h = 0;  // checked by page_layout
     TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_w);
     TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_h);
     const std::size_t tile_row = std::size_t{tile_w} * px, row_bytes = l.width * px;
     std::vector<std::uint8_t> tile;  // grows to a whole tile while decoding the first
-    for (std::uint32_t y0 = 0; y0 < l.height; y0 += tile_h) {
-        const std::uint32_t rows = std::min(tile_h, l.height - y0);
-        const std::size_t band = bytes.size();
-        for (std::uint32_t x0 = 0; x0 < l.width; x0 += tile_w) {
-            const ttile_t t = TIFFComputeTile(tif, x0, y0, 0, 0);
-            if (!decode(tif, TIFFReadEncodedTile, t, tile, 0, tile_h, tile_row))
-                f.fail(ErrorCode::io_error, "cannot read tile " + std::to_string(t));
-            // The band is appended once its first tile has proved the data is there.
-            if (x0 == 0) bytes.resize(band + rows * row_bytes);
-            const std::size_t copy = std::min(tile_w, l.width - x0) * px;
-            for (std::uint32_t r = 0; r < rows; ++r)
-                std::memcpy(bytes.data() + band + r * row_bytes + x0 * px,
-                            tile.data() + r * tile_row, copy);
+    for (std::uint16_t c = 0; c < (l.planar ? l.samples : 1u); ++c)
+        for (std::uint32_t y0 = 0; y0 < l.height; y0 += tile_h) {
+            const std::uint32_t rows = std::min(tile_h, l.height - y0);
+            const std::size_t band = bytes.size();
+            for (std::uint32_t x0 = 0; x0 < l.width; x0 += tile_w) {
+                const ttile_t t = TIFFComputeTile(tif, x0, y0, 0, c);
+                if (!decode(tif, TIFFReadEncodedTile, t, tile, 0, tile_h, tile_row))
+                    f.fail(ErrorCode::io_error, "cannot read tile " + std::to_string(t));
+                // The band is appended once its first tile has proved the data is there.
+                if (x0 == 0) bytes.resize(band + rows * row_bytes);
+                const std::size_t copy = std::min(tile_w, l.width - x0) * px;
+                for (std::uint32_t r = 0; r < rows; ++r)
+                    std::memcpy(bytes.data() + band + r * row_bytes + x0 * px,
+                                tile.data() + r * tile_row, copy);
+            }
         }
+}
+
+// Appends `pixels` interleaved pixels of `samples` samples of `T` to `planes` as one plane
+// per sample.
+template <class T>
+void split_samples(const std::uint8_t* interleaved, std::size_t pixels, int samples,
+                   std::uint8_t* planes) {
+    const auto* in = reinterpret_cast<const T*>(interleaved);
+    auto* out = reinterpret_cast<T*>(planes);
+    for (int c = 0; c < samples; ++c)
+        for (std::size_t i = 0; i < pixels; ++i) out[c * pixels + i] = in[i * samples + c];
+}
+
+// Appends the page to `bytes` as planes: its one plane, or an RGB page's three (red, green,
+// blue), split from interleaved pixels by way of `scratch`.
+void read_page(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes,
+               std::vector<std::uint8_t>& scratch) {
+    const bool interleaved = l.samples > 1 && !l.planar;
+    std::vector<std::uint8_t>& into = interleaved ? scratch : bytes;
+    if (interleaved) scratch.clear();
+    if (TIFFIsTiled(f.get())) read_tiles(f, l, into);
+    else read_strips(f, l, into);
+    if (!interleaved) return;
+    const std::size_t at = bytes.size(), pixels = std::size_t{l.width} * l.height;
+    bytes.resize(at + scratch.size());
+    switch (l.type) {
+        case PixelType::u8: split_samples<std::uint8_t>(scratch.data(), pixels, l.samples, bytes.data() + at); break;
+        case PixelType::u16: split_samples<std::uint16_t>(scratch.data(), pixels, l.samples, bytes.data() + at); break;
+        case PixelType::f32: split_samples<float>(scratch.data(), pixels, l.samples, bytes.data() + at); break;
     }
 }
 
@@ -329,13 +379,23 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check,
     const bool one_page_stack = pages.size() == 1 && imagej.images > 1;
     const std::uint64_t planes_start =
         one_page_stack ? imagej_planes_start(f, first, imagej.images) : 0;
-    const std::int64_t planes =
+    const std::int64_t images =
         one_page_stack ? imagej.images : static_cast<std::int64_t>(pages.size());
+    // An RGB page is three planes, channels of their own (ImageJ's order: channels fastest).
+    const std::int64_t planes = images * first.samples;
     StackHeader header{first.type, first.width, first.height, planes, {}};
     const ImageJAxes& a = imagej.axes;
-    // In double: a description may give any counts.
-    if (static_cast<double>(a.channels) * a.slices * a.frames == static_cast<double>(planes))
+    // In double: a description may give any counts. ImageJ's 48-bit files count the samples
+    // among the channels; other descriptions count pages.
+    const double described = static_cast<double>(a.channels) * a.slices * a.frames;
+    if (described == static_cast<double>(planes)) {
         header.axes = a;
+    } else if (described == static_cast<double>(images)) {
+        header.axes = a;
+        header.axes.channels *= first.samples;
+    } else if (first.samples > 1) {
+        header.axes = {first.samples, images, 1};  // RGB pages: slices, as ImageJ has them
+    }
     if (check) check(header);
     Stack s;
     s.type = first.type;
@@ -343,6 +403,7 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check,
     s.height = first.height;
     s.planes = planes;
     s.metadata = std::move(metadata);
+    s.metadata.rgb = first.samples == 3;
     try {
         if (one_page_stack) {
             const std::size_t plane = std::size_t{first.width} * first.height *
@@ -352,12 +413,12 @@ Stack read_tiff(const std::string& path, const HeaderCheck& check,
             if (progress) progress(planes);
             return s;
         }
+        std::vector<std::uint8_t> scratch;
         for (std::size_t page = 0; page < pages.size(); ++page) {
             if (!TIFFSetSubDirectory(tif, pages[page]))
                 f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 1));
-            if (TIFFIsTiled(tif)) read_tiles(f, first, s.bytes);
-            else read_strips(f, first, s.bytes);
-            if (progress) progress(static_cast<std::int64_t>(page + 1));
+            read_page(f, first, s.bytes, scratch);
+            if (progress) progress(static_cast<std::int64_t>(page + 1) * first.samples);
             // Reserved once page 1 has proved its size (a header alone may claim any), so a
             // long stack is not copied while it grows.
             if (page == 0 && pages.size() <= s.bytes.max_size() / s.bytes.size())

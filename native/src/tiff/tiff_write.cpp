@@ -28,6 +28,9 @@ namespace {
 
 std::string page_name(std::int64_t z) { return "page " + std::to_string(z + 1); }
 
+// Planes of the image in each page: 3 for RGB.
+int samples(const Metadata& m) { return m.rgb ? 3 : 1; }
+
 void write_header(const TiffFile& f, const ConstImageView& image, std::int64_t z,
                   const Metadata& m, const std::string& description) {
     TIFF* tif = f.get();
@@ -37,10 +40,10 @@ void write_header(const TiffFile& f, const ConstImageView& image, std::int64_t z
         TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(image.width)) &&
         TIFFSetField(tif, TIFFTAG_IMAGELENGTH, height) &&
         TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, static_cast<std::uint16_t>(8 * px)) &&
-        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, 1) &&
+        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, static_cast<std::uint16_t>(samples(m))) &&
         TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT,
                      image.type == PixelType::f32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT) &&
-        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK) &&
+        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, m.rgb ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK) &&
         TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) &&
         TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) &&
         TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, height);
@@ -69,18 +72,37 @@ std::vector<std::uint64_t> header_offsets(const TiffFile& f, std::int64_t planes
     return offsets;
 }
 
-void write_plane(const TiffFile& f, const ConstImageView& image, std::int64_t z,
-                 std::uint64_t header, std::vector<std::uint8_t>& packed) {
+// Page z's `n` samples of pixel i from planes n z, n z + 1, ...: one interleaved row.
+template <class T>
+void interleave_row(const ConstImageView& image, std::int64_t z, int n, std::int64_t y,
+                    std::uint8_t* out) {
+    auto* o = reinterpret_cast<T*>(out);
+    for (int c = 0; c < n; ++c) {
+        const auto* in = reinterpret_cast<const T*>(image.row(z * n + c, y));
+        for (std::int64_t x = 0; x < image.width; ++x) o[x * n + c] = in[x];
+    }
+}
+
+void write_page(const TiffFile& f, const ConstImageView& image, std::int64_t z, int n,
+                std::uint64_t header, std::vector<std::uint8_t>& packed) {
     TIFF* tif = f.get();
-    const std::size_t row_bytes = static_cast<std::size_t>(image.width) * pixel_size(image.type);
+    const std::size_t row_bytes =
+        static_cast<std::size_t>(image.width) * pixel_size(image.type) * n;
     const std::size_t bytes = row_bytes * static_cast<std::size_t>(image.height);
-    // libtiff leaves an uncompressed strip in the file's own byte and bit order untouched, so
-    // packed rows go as they are; other views are packed first.
+    // libtiff leaves an uncompressed strip in the machine's byte order untouched, so packed
+    // greyscale rows go as they are; other views are packed first, RGB interleaved, and a
+    // copy is what libtiff swaps for a file of the other byte order.
     void* strip = const_cast<std::uint8_t*>(image.plane(z));
-    if (image.row_stride != static_cast<std::int64_t>(row_bytes)) {
+    if (n > 1 || image.row_stride != static_cast<std::int64_t>(row_bytes) ||
+        TIFFIsByteSwapped(tif)) {
         packed.resize(bytes);
-        for (std::int64_t y = 0; y < image.height; ++y)
-            std::memcpy(packed.data() + y * row_bytes, image.row(z, y), row_bytes);
+        for (std::int64_t y = 0; y < image.height; ++y) {
+            std::uint8_t* out = packed.data() + y * row_bytes;
+            if (n == 1) std::memcpy(out, image.row(z, y), row_bytes);
+            else if (image.type == PixelType::u8) interleave_row<std::uint8_t>(image, z, n, y, out);
+            else if (image.type == PixelType::u16) interleave_row<std::uint16_t>(image, z, n, y, out);
+            else interleave_row<float>(image, z, n, y, out);
+        }
         strip = packed.data();
     }
     if (!TIFFSetSubDirectory(tif, header) || !TIFFForceStrileArrayWriting(tif) ||
@@ -96,22 +118,24 @@ void write_tiff(const std::string& path, const ConstImageView& image, const Meta
                 const PlaneProgress& progress) {
     if (image.data == nullptr || image.width < 1 || image.height < 1 || image.planes < 1 ||
         image.width >= (std::int64_t{1} << 31) || image.height >= (std::int64_t{1} << 31) ||
-        image.row_stride < image.width * static_cast<std::int64_t>(pixel_size(image.type)))
+        image.row_stride < image.width * static_cast<std::int64_t>(pixel_size(image.type)) ||
+        image.planes % samples(metadata) != 0)
         throw Error(ErrorCode::invalid_argument, "cannot write " + path + ": invalid image view");
+    const std::int64_t pages = image.planes / samples(metadata);
     const std::uint64_t bytes = static_cast<std::uint64_t>(image.width) * image.height *
                                 image.planes * pixel_size(image.type);
     // Classic TIFF addresses 4 GiB; leave room for the headers.
-    const char* mode = bytes < (std::uint64_t{4000} << 20) ? "w" : "w8";
+    const std::string mode = std::string(bytes < (std::uint64_t{4000} << 20) ? "w" : "w8") +
+                             (metadata.big_endian ? "b" : "l");
     const std::string description = description_for(metadata.description, image.type);
     TempFile tmp(check_output(path));
-    TiffFile f(tmp.release_fd(), path, mode);
-    for (std::int64_t z = 0; z < image.planes; ++z)
-        write_header(f, image, z, metadata, description);
-    const std::vector<std::uint64_t> headers = header_offsets(f, image.planes);
+    TiffFile f(tmp.release_fd(), path, mode.c_str());
+    for (std::int64_t z = 0; z < pages; ++z) write_header(f, image, z, metadata, description);
+    const std::vector<std::uint64_t> headers = header_offsets(f, pages);
     std::vector<std::uint8_t> packed;
-    for (std::int64_t z = 0; z < image.planes; ++z) {
-        write_plane(f, image, z, headers[z], packed);
-        if (progress) progress(z + 1);
+    for (std::int64_t z = 0; z < pages; ++z) {
+        write_page(f, image, z, samples(metadata), headers[z], packed);
+        if (progress) progress((z + 1) * samples(metadata));
     }
     // Late write errors (a full disk, NFS) may show up only here.
     if (::fsync(TIFFFileno(f.get())) != 0) fail_errno("cannot write " + path);
