@@ -1,6 +1,7 @@
 """Input files that are large, unusual or hostile: ImageJ's stacks past 4 GB (one page holding
-every plane) read as ImageJ reads them, ImageJ hyperstacks are refused by the filters along one
-axis, and the memory ceiling (--max-memory) refuses a stack before its pixels are read."""
+every plane) read as ImageJ reads them, ImageJ hyperstacks filtered along their
+axis, and the memory ceiling (--max-memory) refuses a stack before its pixels are read (the
+2D filters stream runs of planes within it)."""
 import resource
 import struct
 import time
@@ -248,13 +249,21 @@ def test_default_ceiling_refuses_before_allocating(fastmedian, cli_is_sanitized,
     def small_address_space():
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
+    limit = None if cli_is_sanitized else small_address_space
     start = time.monotonic()
-    r = fastmedian("median", tmp_path / "bomb.tif", tmp_path / "out.tif", "--size", "3",
-                   preexec_fn=None if cli_is_sanitized else small_address_space)
+    r = fastmedian("median", tmp_path / "bomb.tif", tmp_path / "out.tif", "--size", "3", "--3d",
+                   preexec_fn=limit)
     assert time.monotonic() - start < 20
     assert_one_line_error(r, 1, "bomb.tif: 2048 pages of 65536x65536 u16 (16.0 TiB) and the "
                           "output need 32.0 TiB, more than the memory ceiling of ",
                           "(--max-memory; default: this machine's physical memory)")
+    assert listing(tmp_path) == ["bomb.tif"]
+    # A 2D filter streams a page at a time: its first page (8 GiB and as much out, within this
+    # machine's memory) is refused once its strip proves short, before any page's memory.
+    r = fastmedian("median", tmp_path / "bomb.tif", tmp_path / "out.tif", "--size", "3",
+                   "--max-memory", "64G", preexec_fn=limit)
+    assert time.monotonic() - start < 40
+    assert_one_line_error(r, 1, "bomb.tif: cannot read strip 0")
     assert listing(tmp_path) == ["bomb.tif"]
 
 

@@ -94,6 +94,26 @@ View series_view(View v, std::int64_t first, const PlaneSeries& s) {
 
 }  // namespace
 
+namespace {
+
+// Planes a run of a 2D filter takes: as many as the memory ceiling holds with their output
+// (whole pages), and while the progress line is shown about a fiftieth of the stack, so it
+// moves.
+std::int64_t run_planes(const std::string& in, const tiff::StackHeader& h, std::int64_t samples,
+                        PixelType out_type, std::uint64_t ceiling, bool progress_shown) {
+    tiff::StackHeader page = h;
+    page.planes = samples;
+    check_memory(in, page, out_type, samples, ceiling);
+    const double pair = static_cast<double>(h.width) * h.height *
+                        static_cast<double>(pixel_size(h.type) + pixel_size(out_type));
+    std::int64_t run = static_cast<std::int64_t>(
+        std::min(static_cast<double>(h.planes), std::floor(static_cast<double>(ceiling) / pair)));
+    if (progress_shown) run = std::min(run, (h.planes + 49) / 50);
+    return std::max(run / samples, std::int64_t{1}) * samples;
+}
+
+}  // namespace
+
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f) {
     // By identity, not by name: "./a.tif", a hard link or a symlink to the input all count.
     std::error_code ec;
@@ -105,57 +125,73 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     tiff::check_output(out);
     ProgressLine line(f.progress, std::filesystem::path(in).filename().string());
     const auto update = [&line](std::int64_t done) { line.update(done); };
-    PlaneSeries series;
-    const tiff::Stack src = tiff::read_tiff(in, [&](const tiff::StackHeader& h) {
-        series = plane_series(h, f.axis);
-        if (f.check) f.check(in, h, series.length);
-        check_memory(in, h, f.float_output ? PixelType::f32 : h.type,
-                     f.project ? static_cast<std::int64_t>(series.first.size()) : h.planes,
-                     f.max_memory);
-        line.stage("reading", h.planes);
-    }, update);
-    // A 2D filter's planes are independent: while the line is shown, about 50 runs of them
-    // let it move.
-    if (line.shown() && f.axis == StackAxis::planes && !f.project && src.planes > 1) {
-        const std::int64_t chunk = (src.planes + 49) / 50;
-        series.first.clear();
-        for (std::int64_t z = 0; z < src.planes; z += chunk) series.first.push_back(z);
-        series.length = chunk;
-    }
-    const PixelType out_type = f.float_output ? PixelType::f32 : src.type;
+    tiff::StackReader reader(in);
+    const tiff::StackHeader& h = reader.header();
+    const PlaneSeries series = plane_series(h, f.axis);
+    if (f.check) f.check(in, h, series.length);
+    const PixelType out_type = f.float_output ? PixelType::f32 : h.type;
     const auto projections = static_cast<std::int64_t>(series.first.size());
-    tiff::Stack dst(out_type, src.width, src.height, f.project ? projections : src.planes);
+    const std::int64_t out_planes = f.project ? projections : h.planes;
+    // A 2D filter's planes are independent, so they go in runs that fit the memory ceiling: a
+    // stack larger than memory streams from file to file. The other filters take the stack
+    // whole, input and output within the ceiling.
+    const bool planewise = f.axis == StackAxis::planes && !f.project;
+    const std::int64_t samples = reader.metadata().rgb ? 3 : 1;
+    const std::int64_t run = planewise ? run_planes(in, h, samples, out_type, f.max_memory,
+                                                    line.shown())
+                                       : h.planes;
+    if (!planewise) check_memory(in, h, out_type, out_planes, f.max_memory);
+    tiff::StackWriter writer(out, {out_type, h.width, h.height, out_planes, {}},
+                             f.project ? tiff::projected_metadata(reader.metadata(), series.axis,
+                                                                  projections)
+                                       : reader.metadata());
     FilterResult r;
-    r.type = src.type;
-    r.width = src.width;
-    r.height = src.height;
-    r.planes = src.planes;
+    r.type = h.type;
+    r.width = h.width;
+    r.height = h.height;
+    r.planes = h.planes;
     if (f.backend != Backend::cpu) {
         // A process's first CUDA call creates the context (about 0.2 s); a one-pixel run of
         // the same filter pays for it, so filter_ms is the filter's own time.
-        tiff::Stack one(src.type, 1, 1, f.warmup_planes);
+        tiff::Stack one(h.type, 1, 1, f.warmup_planes);
         tiff::Stack one_out(out_type, 1, 1, f.project ? 1 : f.warmup_planes);
         const auto start = Clock::now();
         if (f.run(one.view(), one_out.mutable_view()).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
     }
-    line.stage("filtering", src.planes);
-    const auto start = Clock::now();
-    for (std::int64_t g = 0, done = 0; g < projections; ++g) {
-        PlaneSeries one = series;  // the last chunk of a 2D filter's planes may be shorter
-        one.length = std::min(series.length, src.planes - series.first[g]);
+    tiff::Stack src(h.type, h.width, h.height, 0);
+    tiff::Stack dst;  // taken once the first run's pixels have proved to be in the file
+    // One run shows its reading, filtering and writing; several show the planes done.
+    const bool stages = run == h.planes;
+    if (!stages) line.stage("filtering", h.planes);
+    for (std::int64_t first = 0; first < h.planes; first += run) {
+        const std::int64_t n = std::min(run, h.planes - first);
+        if (stages) line.stage("reading", n);
+        reader.read(n, src.bytes, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
+        src.planes = n;
+        if (dst.bytes.empty())
+            dst = tiff::Stack(out_type, h.width, h.height, f.project ? projections : run);
         ImageView into = dst.mutable_view();
-        if (f.project) into.data += g * into.plane_stride, into.planes = 1;
-        else into = series_view(into, series.first[g], one);
-        r.run = f.run(series_view(src.view(), series.first[g], one), into);
-        line.update(done += one.length);
+        into.planes = f.project ? projections : n;
+        if (stages) line.stage("filtering", n);
+        const auto start = Clock::now();
+        if (planewise) {
+            r.run = f.run(src.view(), into);
+        } else {
+            for (std::int64_t g = 0; g < projections; ++g) {
+                ImageView one = into;
+                if (f.project) one.data += g * one.plane_stride, one.planes = 1;
+                else one = series_view(one, series.first[g], series);
+                r.run = f.run(series_view(src.view(), series.first[g], series), one);
+                line.update((g + 1) * series.length);
+            }
+        }
+        r.filter_ms += ms_since(start);
+        if (stages) line.stage("writing", into.planes);
+        writer.write(into, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
+        if (!stages) line.update(first + n);
     }
-    r.filter_ms = ms_since(start);
-    line.stage("writing", dst.planes);
-    tiff::write_tiff(out, dst.view(),
-                     f.project ? tiff::projected_metadata(src.metadata, series.axis, projections)
-                               : src.metadata,
-                     update);
+    writer.commit();
     line.erase();
     return r;
 }

@@ -1,11 +1,8 @@
 #include "tiff_file.hpp"
 
-#include <cctype>
-#include <charconv>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
-#include <limits>
 
 #include <unistd.h>
 
@@ -13,39 +10,12 @@ namespace fastmedian::tiff {
 
 namespace {
 
-// libtiff prints some signed sizes with unsigned formats, so a size that went negative (a strip
-// starting past the end of the file) reads "got 18446744069414584726 bytes". No size, count or
-// offset in a file comes near 2^63, so a decimal number that large is shown as the negative
-// value it stands for. Digits inside a word ("0x1F", "u16") are left alone.
-std::string signed_sizes(const std::string& text) {
-    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
-    const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-    std::string out;
-    for (std::size_t i = 0; i < text.size();) {
-        if (!digit(text[i])) {
-            out += text[i++];
-            continue;
-        }
-        std::size_t end = i;
-        while (end < text.size() && digit(text[end])) ++end;
-        const bool in_word = (i > 0 && alnum(text[i - 1])) || (end < text.size() && alnum(text[end]));
-        std::uint64_t value = 0;
-        if (!in_word && std::from_chars(text.data() + i, text.data() + end, value).ec == std::errc() &&
-            value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-            out += std::to_string(static_cast<std::int64_t>(value));
-        else
-            out.append(text, i, end - i);
-        i = end;
-    }
-    return out;
-}
-
 int keep_first_error(TIFF*, void* user_data, const char*, const char* fmt, va_list ap) {
     auto* first = static_cast<std::string*>(user_data);
     if (first->empty()) {
         char buf[512];
         std::vsnprintf(buf, sizeof buf, fmt, ap);
-        *first = signed_sizes(buf);
+        *first = buf;
     }
     return 1;  // handled: libtiff must not also call its global handler (stderr)
 }

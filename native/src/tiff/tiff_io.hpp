@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,29 @@ using HeaderCheck = std::function<void(const StackHeader&)>;
 // Told how many planes are done, as reading or writing goes on (for a progress line).
 using PlaneProgress = std::function<void(std::int64_t planes_done)>;
 
+// A TIFF stack read a run of planes at a time, for stacks larger than memory. The header and
+// metadata are known once it is open; no pixel is read before read().
+class StackReader {
+public:
+    // Reads every page's header: the checks of read_tiff, and its errors.
+    explicit StackReader(const std::string& path);
+    ~StackReader();
+    StackReader(const StackReader&) = delete;
+    StackReader& operator=(const StackReader&) = delete;
+
+    const StackHeader& header() const;
+    const Metadata& metadata() const;
+    // Replaces `bytes` with the next `planes` planes, packed (whole pages: a multiple of 3 for
+    // RGB); `progress` hears of the planes of this call read.
+    void read(std::int64_t planes, std::vector<std::uint8_t>& bytes,
+              const PlaneProgress& progress = {});
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
 // Reads every page. Accepts 8- or 16-bit unsigned integers or 32-bit IEEE floats, 1 sample per
 // pixel (min-is-black, or an 8/16-bit lookup table as ImageJ writes) or RGB (3 samples,
 // interleaved or in planes: each page three planes of the stack, the header's channels times
@@ -88,6 +112,28 @@ using PlaneProgress = std::function<void(std::int64_t planes_done)>;
 // sees the header first; `progress`, when given, hears of the planes as they are read.
 Stack read_tiff(const std::string& path, const HeaderCheck& check = {},
                 const PlaneProgress& progress = {});
+
+// A TIFF stack written a run of planes at a time, as write_tiff writes it whole: every page's
+// header first, then the planes in order; the file replaces its path only on commit().
+class StackWriter {
+public:
+    // Checks `path` (check_output) and writes the headers of a stack of `shape` (type, size
+    // and planes; a multiple of 3 for RGB) with `metadata`.
+    StackWriter(const std::string& path, const StackHeader& shape, const Metadata& metadata);
+    ~StackWriter();  // without commit(): the temporary file is removed
+    StackWriter(const StackWriter&) = delete;
+    StackWriter& operator=(const StackWriter&) = delete;
+
+    // Appends the next planes (whole pages); `progress` hears of the planes of this call.
+    void write(const ConstImageView& planes, const PlaneProgress& progress = {});
+    // Once every plane is written: syncs the file and renames it over the path.
+    void commit();
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
 
 // Writes one uncompressed page per plane (BigTIFF only past 4 GB) with `metadata`; an OME-XML
 // description gets the pixel type written. The pages' headers come first and the planes after

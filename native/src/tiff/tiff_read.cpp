@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <new>
 #include <optional>
 #include <sstream>
@@ -363,72 +364,113 @@ void read_page(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& by
 
 }  // namespace
 
-Stack read_tiff(const std::string& path, const HeaderCheck& check,
-                const PlaneProgress& progress) {
+struct StackReader::Impl {
+    // Not memory-mapped ("m"): a mapped file counts as the process's memory as it is read,
+    // the whole stack at last, where a stack larger than memory is read a run at a time.
+    Impl(int fd, const std::string& path) : f(fd, path, "rm") {}
+
+    TiffFile f;
+    Layout first{};
+    std::vector<std::uint64_t> pages;  // each page's directory offset
+    bool one_page_stack = false;       // ImageJ's one page of every plane (imagej_planes_start)
+    std::uint64_t planes_start = 0;
+    StackHeader header;
+    Metadata metadata;
+    std::int64_t next = 0;  // the next plane to read
+    std::vector<std::uint8_t> scratch;
+};
+
+StackReader::StackReader(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         throw Error(ErrorCode::io_error, "cannot open " + path + ": " + std::strerror(errno));
-    TiffFile f(fd, path, "r");
-    TIFF* tif = f.get();
-    const Layout first = page_layout(f, 0);
+    impl_ = std::make_unique<Impl>(fd, path);
+    Impl& r = *impl_;
+    TIFF* tif = r.f.get();
+    r.first = page_layout(r.f, 0);
     const ImageJDescription imagej = imagej_description(tif);
-    Metadata metadata = read_metadata(tif);
-    const std::vector<std::uint64_t> pages = page_directories(f, first);
+    r.metadata = read_metadata(tif);
+    r.metadata.rgb = r.first.samples == 3;
+    r.pages = page_directories(r.f, r.first);
     // ImageJ's one page holding every plane (see imagej_planes_start); with more pages, ImageJ
     // and tifffile write one per plane and images=N only counts them.
-    const bool one_page_stack = pages.size() == 1 && imagej.images > 1;
-    const std::uint64_t planes_start =
-        one_page_stack ? imagej_planes_start(f, first, imagej.images) : 0;
+    r.one_page_stack = r.pages.size() == 1 && imagej.images > 1;
+    if (r.one_page_stack) r.planes_start = imagej_planes_start(r.f, r.first, imagej.images);
     const std::int64_t images =
-        one_page_stack ? imagej.images : static_cast<std::int64_t>(pages.size());
+        r.one_page_stack ? imagej.images : static_cast<std::int64_t>(r.pages.size());
     // An RGB page is three planes, channels of their own (ImageJ's order: channels fastest).
-    const std::int64_t planes = images * first.samples;
-    StackHeader header{first.type, first.width, first.height, planes, {}};
+    const std::int64_t planes = images * r.first.samples;
+    r.header = {r.first.type, r.first.width, r.first.height, planes, {}};
     const ImageJAxes& a = imagej.axes;
     // In double: a description may give any counts. ImageJ's 48-bit files count the samples
     // among the channels; other descriptions count pages.
     const double described = static_cast<double>(a.channels) * a.slices * a.frames;
     if (described == static_cast<double>(planes)) {
-        header.axes = a;
+        r.header.axes = a;
     } else if (described == static_cast<double>(images)) {
-        header.axes = a;
-        header.axes.channels *= first.samples;
-    } else if (first.samples > 1) {
-        header.axes = {first.samples, images, 1};  // RGB pages: slices, as ImageJ has them
+        r.header.axes = a;
+        r.header.axes.channels *= r.first.samples;
+    } else if (r.first.samples > 1) {
+        r.header.axes = {r.first.samples, images, 1};  // RGB pages: slices, as ImageJ has them
     }
-    if (check) check(header);
-    Stack s;
-    s.type = first.type;
-    s.width = first.width;
-    s.height = first.height;
-    s.planes = planes;
-    s.metadata = std::move(metadata);
-    s.metadata.rgb = first.samples == 3;
+}
+
+StackReader::~StackReader() = default;
+
+const StackHeader& StackReader::header() const { return impl_->header; }
+const Metadata& StackReader::metadata() const { return impl_->metadata; }
+
+void StackReader::read(std::int64_t planes, std::vector<std::uint8_t>& bytes,
+                       const PlaneProgress& progress) {
+    Impl& r = *impl_;
+    const std::int64_t samples = r.first.samples;
+    if (planes < 0 || planes % samples != 0 || planes > r.header.planes - r.next)
+        throw Error(ErrorCode::invalid_argument,
+                    "StackReader::read: " + std::to_string(planes) + " planes from plane " +
+                        std::to_string(r.next) + " of " + std::to_string(r.header.planes));
+    const std::size_t plane = std::size_t{r.first.width} * r.first.height * pixel_size(r.first.type);
+    const std::int64_t from = r.next;
+    bytes.clear();
     try {
-        if (one_page_stack) {
-            const std::size_t plane = std::size_t{first.width} * first.height *
-                                      pixel_size(first.type);
-            s.bytes.resize(plane * static_cast<std::size_t>(planes));
-            read_planes(f, first.type, planes_start, s.bytes, plane, progress);
-            if (progress) progress(planes);
-            return s;
-        }
-        std::vector<std::uint8_t> scratch;
-        for (std::size_t page = 0; page < pages.size(); ++page) {
-            if (!TIFFSetSubDirectory(tif, pages[page]))
-                f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 1));
-            read_page(f, first, s.bytes, scratch);
-            if (progress) progress(static_cast<std::int64_t>(page + 1) * first.samples);
-            // Reserved once page 1 has proved its size (a header alone may claim any), so a
-            // long stack is not copied while it grows.
-            if (page == 0 && pages.size() <= s.bytes.max_size() / s.bytes.size())
-                s.bytes.reserve(s.bytes.size() * pages.size());
+        if (r.one_page_stack) {
+            bytes.resize(plane * static_cast<std::size_t>(planes));
+            read_planes(r.f, r.first.type, r.planes_start + plane * static_cast<std::uint64_t>(from),
+                        bytes, plane, progress);
+        } else {
+            TIFF* tif = r.f.get();
+            for (std::int64_t page = from / samples; page < (from + planes) / samples; ++page) {
+                if (!TIFFSetSubDirectory(tif, r.pages[static_cast<std::size_t>(page)]))
+                    r.f.fail(ErrorCode::io_error, "cannot read page " + std::to_string(page + 1));
+                read_page(r.f, r.first, bytes, r.scratch);
+                if (progress) progress((page + 1) * samples - from);
+                // Reserved once a page has proved its size (a header alone may claim any), so
+                // a long run of pages is not copied while it grows.
+                if (page == from / samples && planes / samples <= static_cast<std::int64_t>(
+                                                    bytes.max_size() / bytes.size()))
+                    bytes.reserve(bytes.size() * static_cast<std::size_t>(planes / samples));
+            }
         }
     } catch (const std::bad_alloc&) {
-        f.fail(ErrorCode::io_error, "not enough memory for the pages of " + describe(first));
+        r.f.fail(ErrorCode::io_error, "not enough memory for the pages of " + describe(r.first));
     } catch (const std::length_error&) {
-        f.fail(ErrorCode::io_error, "not enough memory for the pages of " + describe(first));
+        r.f.fail(ErrorCode::io_error, "not enough memory for the pages of " + describe(r.first));
     }
+    if (progress) progress(planes);
+    r.next += planes;
+}
+
+Stack read_tiff(const std::string& path, const HeaderCheck& check,
+                const PlaneProgress& progress) {
+    StackReader reader(path);
+    const StackHeader& h = reader.header();
+    if (check) check(h);
+    Stack s;
+    s.type = h.type;
+    s.width = h.width;
+    s.height = h.height;
+    s.planes = h.planes;
+    s.metadata = reader.metadata();
+    reader.read(h.planes, s.bytes, progress);
     return s;
 }
 

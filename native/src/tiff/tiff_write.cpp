@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ std::string page_name(std::int64_t z) { return "page " + std::to_string(z + 1); 
 // Planes of the image in each page: 3 for RGB.
 int samples(const Metadata& m) { return m.rgb ? 3 : 1; }
 
-void write_header(const TiffFile& f, const ConstImageView& image, std::int64_t z,
+void write_header(const TiffFile& f, const StackHeader& image, std::int64_t z,
                   const Metadata& m, const std::string& description) {
     TIFF* tif = f.get();
     const std::size_t px = pixel_size(image.type);
@@ -83,6 +84,7 @@ void interleave_row(const ConstImageView& image, std::int64_t z, int n, std::int
     }
 }
 
+// Writes page z of `image` (planes n z ... n z + n - 1) as the page whose header is at `header`.
 void write_page(const TiffFile& f, const ConstImageView& image, std::int64_t z, int n,
                 std::uint64_t header, std::vector<std::uint8_t>& packed) {
     TIFF* tif = f.get();
@@ -109,38 +111,82 @@ void write_page(const TiffFile& f, const ConstImageView& image, std::int64_t z, 
         TIFFWriteEncodedStrip(tif, 0, strip, static_cast<tmsize_t>(bytes)) !=
             static_cast<tmsize_t>(bytes) ||
         !TIFFFlush(tif))
-        f.fail(ErrorCode::io_error, "cannot write " + page_name(z));
+        f.fail(ErrorCode::io_error, "cannot write a page");
 }
 
 }  // namespace
 
-void write_tiff(const std::string& path, const ConstImageView& image, const Metadata& metadata,
-                const PlaneProgress& progress) {
-    if (image.data == nullptr || image.width < 1 || image.height < 1 || image.planes < 1 ||
-        image.width >= (std::int64_t{1} << 31) || image.height >= (std::int64_t{1} << 31) ||
-        image.row_stride < image.width * static_cast<std::int64_t>(pixel_size(image.type)) ||
-        image.planes % samples(metadata) != 0)
-        throw Error(ErrorCode::invalid_argument, "cannot write " + path + ": invalid image view");
-    const std::int64_t pages = image.planes / samples(metadata);
-    const std::uint64_t bytes = static_cast<std::uint64_t>(image.width) * image.height *
-                                image.planes * pixel_size(image.type);
+struct StackWriter::Impl {
+    Impl(const OutputTarget& target, const std::string& path, const std::string& mode)
+        : tmp(target), f(tmp.release_fd(), path, mode.c_str()) {}
+
+    TempFile tmp;
+    TiffFile f;
+    StackHeader shape;
+    int samples = 1;
+    std::vector<std::uint64_t> headers;  // each page's header offset
+    std::int64_t next = 0;               // the next page to write
+    std::vector<std::uint8_t> packed;
+};
+
+StackWriter::StackWriter(const std::string& path, const StackHeader& shape,
+                         const Metadata& metadata) {
+    const int n = samples(metadata);
+    if (shape.width < 1 || shape.height < 1 || shape.planes < 1 ||
+        shape.width >= (std::int64_t{1} << 31) || shape.height >= (std::int64_t{1} << 31) ||
+        shape.planes % n != 0)
+        throw Error(ErrorCode::invalid_argument, "cannot write " + path + ": invalid stack shape");
+    const std::uint64_t bytes = static_cast<std::uint64_t>(shape.width) * shape.height *
+                                shape.planes * pixel_size(shape.type);
     // Classic TIFF addresses 4 GiB; leave room for the headers.
     const std::string mode = std::string(bytes < (std::uint64_t{4000} << 20) ? "w" : "w8") +
                              (metadata.big_endian ? "b" : "l");
-    const std::string description = description_for(metadata.description, image.type);
-    TempFile tmp(check_output(path));
-    TiffFile f(tmp.release_fd(), path, mode.c_str());
-    for (std::int64_t z = 0; z < pages; ++z) write_header(f, image, z, metadata, description);
-    const std::vector<std::uint64_t> headers = header_offsets(f, pages);
-    std::vector<std::uint8_t> packed;
+    impl_ = std::make_unique<Impl>(check_output(path), path, mode);
+    Impl& w = *impl_;
+    w.shape = shape;
+    w.samples = n;
+    const std::string description = description_for(metadata.description, shape.type);
+    const std::int64_t pages = shape.planes / n;
+    for (std::int64_t z = 0; z < pages; ++z) write_header(w.f, shape, z, metadata, description);
+    w.headers = header_offsets(w.f, pages);
+}
+
+StackWriter::~StackWriter() = default;
+
+void StackWriter::write(const ConstImageView& planes, const PlaneProgress& progress) {
+    Impl& w = *impl_;
+    const std::int64_t pages = planes.planes / w.samples;
+    if (planes.data == nullptr || planes.type != w.shape.type || planes.width != w.shape.width ||
+        planes.height != w.shape.height || planes.planes % w.samples != 0 ||
+        planes.row_stride < planes.width * static_cast<std::int64_t>(pixel_size(planes.type)) ||
+        pages > static_cast<std::int64_t>(w.headers.size()) - w.next)
+        throw Error(ErrorCode::invalid_argument,
+                    "StackWriter::write: the planes do not fit the stack being written");
     for (std::int64_t z = 0; z < pages; ++z) {
-        write_page(f, image, z, samples(metadata), headers[z], packed);
-        if (progress) progress((z + 1) * samples(metadata));
+        write_page(w.f, planes, z, w.samples, w.headers[w.next + z], w.packed);
+        if (progress) progress((z + 1) * w.samples);
     }
+    w.next += pages;
+}
+
+void StackWriter::commit() {
+    Impl& w = *impl_;
+    if (w.next != static_cast<std::int64_t>(w.headers.size()))
+        throw Error(ErrorCode::invalid_argument, "StackWriter::commit: planes are missing");
     // Late write errors (a full disk, NFS) may show up only here.
-    if (::fsync(TIFFFileno(f.get())) != 0) fail_errno("cannot write " + path);
-    f.close();
-    tmp.commit();
+    if (::fsync(TIFFFileno(w.f.get())) != 0) fail_errno("cannot write the output");
+    w.f.close();
+    w.tmp.commit();
+}
+
+void write_tiff(const std::string& path, const ConstImageView& image, const Metadata& metadata,
+                const PlaneProgress& progress) {
+    if (image.data == nullptr ||
+        image.row_stride < image.width * static_cast<std::int64_t>(pixel_size(image.type)))
+        throw Error(ErrorCode::invalid_argument, "cannot write " + path + ": invalid image view");
+    StackWriter writer(path, {image.type, image.width, image.height, image.planes, {}}, metadata);
+    writer.write(image, progress);
+    writer.commit();
 }
 
 }  // namespace fastmedian::tiff

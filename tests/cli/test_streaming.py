@@ -1,0 +1,99 @@
+"""Stacks larger than memory: the 2D filters (median, background, convolve) stream runs of
+planes from file to file within --max-memory, with the same output as the whole stack at once;
+peak memory measured. A stack past 4 GB is read and written as BigTIFF the same way."""
+import resource
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import scipy.ndimage as ndi
+import tifffile
+
+from conftest import assert_same_bits
+
+COMMANDS = {
+    "median": ["median", "--size", "3"],
+    "background": ["background", "--size", "31"],
+    "convolve": ["convolve", "--gaussian", "2", "--float"],
+}
+# What the measuring Python adds to nothing: the peak of its only child.
+PEAK = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, "
+        "text=True); print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
+        " r.stderr.replace(chr(10), ' '))")
+
+
+def peak_kib(cli, *args):
+    """Runs the CLI as the only child of a fresh Python; its peak resident memory in KiB."""
+    r = subprocess.run([sys.executable, "-c", PEAK, cli, *map(str, args)], capture_output=True,
+                       text=True, timeout=600)
+    code, peak, err = r.stdout.split(" ", 2)
+    assert code == "0", err
+    return int(peak)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """64 planes of 512 x 512 u16: 32 MiB, 16 times the 2 MiB ceiling the tests set."""
+    path = tmp_path_factory.mktemp("streaming") / "in.tif"
+    data = np.random.default_rng(12).integers(0, 65535, (64, 512, 512)).astype(np.uint16)
+    tifffile.imwrite(path, data, photometric="minisblack")
+    return path
+
+
+@pytest.mark.parametrize("command", COMMANDS.values(), ids=COMMANDS.keys())
+def test_streamed_equals_whole(cli, fastmedian, cli_is_sanitized, stack, tmp_path, command):
+    whole = peak_kib(cli, command[0], stack, tmp_path / "whole.tif", *command[1:])
+    streamed = peak_kib(cli, command[0], stack, tmp_path / "streamed.tif", *command[1:],
+                        "--max-memory", "2M")
+    assert_same_bits(tifffile.imread(tmp_path / "streamed.tif"),
+                     tifffile.imread(tmp_path / "whole.tif"))
+    tiny = tmp_path / "tiny.tif"
+    tifffile.imwrite(tiny, np.zeros((1, 8, 8), np.uint16), photometric="minisblack")
+    baseline = peak_kib(cli, command[0], tiny, tmp_path / "t.tif", *command[1:])
+    if not cli_is_sanitized:  # AddressSanitizer's shadow and quarantine swamp these figures
+        # The 2 MiB of the runs' planes and the filter's own scratch over a process that
+        # filters 8 x 8 pixels; the whole stack in and out takes 64 MiB more.
+        assert streamed - baseline < 6 * 1024, (streamed, baseline)
+        assert whole - baseline > 48 * 1024, (whole, baseline)
+
+
+def test_rgb_streams_whole_pages(fastmedian, tmp_path):
+    data = np.random.default_rng(13).integers(0, 255, (10, 64, 64, 3)).astype(np.uint8)
+    tifffile.imwrite(tmp_path / "in.tif", data, photometric="rgb")
+    # 24 KiB a page in and out: 60 KiB hold two pages, so runs of 6 planes.
+    r = fastmedian("median", tmp_path / "in.tif", tmp_path / "out.tif", "--size", "3",
+                   "--max-memory", "60K")
+    assert r.returncode == 0, r.stderr
+    want = ndi.median_filter(data, size=(1, 3, 3, 1), mode="nearest")
+    np.testing.assert_array_equal(tifffile.imread(tmp_path / "out.tif"), want)
+
+
+def test_page_over_the_ceiling_is_refused(fastmedian, stack, tmp_path):
+    r = fastmedian("median", stack, tmp_path / "out.tif", "--size", "3", "--max-memory", "1000K")
+    assert r.returncode == 1
+    assert "1 page of 512x512 u16 (512.0 KiB) and the output need 1.0 MiB, more than the " \
+           "memory ceiling of 1000.0 KiB" in r.stderr
+
+
+def test_stack_past_4_gb(cli, cli_is_sanitized, tmp_path):
+    # 33 planes of 8192 x 8192 u16: 4.1 GiB in and out, as BigTIFF, through 512 MiB.
+    if cli_is_sanitized:
+        pytest.skip("8 GiB through AddressSanitizer takes minutes; the release build runs it")
+    planes, size = 33, 8192
+    ramp = np.arange(size, dtype=np.uint16)
+    with tifffile.TiffWriter(tmp_path / "in.tif", bigtiff=True) as w:
+        for z in range(planes):
+            w.write((ramp[:, None] * 3 + ramp[None, :] * 5 + z * 7).astype(np.uint16),
+                    photometric="minisblack", contiguous=True)
+    peak = peak_kib(cli, "median", tmp_path / "in.tif", tmp_path / "out.tif", "--size", "3",
+                    "--max-memory", "512M")
+    assert peak < 600 * 1024, peak
+    with tifffile.TiffFile(tmp_path / "out.tif") as f:
+        assert f.is_bigtiff and len(f.pages) == planes
+        offsets = [p.dataoffsets[0] for p in f.pages]
+        assert offsets == [offsets[0] + z * size * size * 2 for z in range(planes)]
+        for z in (0, 17, planes - 1):
+            with tifffile.TiffFile(tmp_path / "in.tif") as i:
+                want = ndi.median_filter(i.pages[z].asarray(), size=3, mode="nearest")
+            np.testing.assert_array_equal(f.pages[z].asarray(), want)
