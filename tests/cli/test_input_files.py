@@ -1,7 +1,7 @@
 """Input files that are large, unusual or hostile: ImageJ's stacks past 4 GB (one page holding
 every plane) read as ImageJ reads them, ImageJ hyperstacks filtered along their
 axis, and the memory ceiling (--max-memory) refuses a stack before its pixels are read (the
-2D filters stream runs of planes within it)."""
+2D filters and the temporal median stream within it)."""
 import resource
 import struct
 import time

@@ -1,6 +1,7 @@
 """Stacks larger than memory: the 2D filters (median, background, convolve) stream runs of
-planes from file to file within --max-memory, with the same output as the whole stack at once;
-peak memory measured. A stack past 4 GB is read and written as BigTIFF the same way."""
+planes from file to file within --max-memory, and the temporal median blocks of frames with the
+frames their windows share, with the same output as the whole stack at once; peak memory
+measured. A stack past 4 GB is read and written as BigTIFF the same way."""
 import resource
 import subprocess
 import sys
@@ -97,3 +98,52 @@ def test_stack_past_4_gb(cli, cli_is_sanitized, tmp_path):
             with tifffile.TiffFile(tmp_path / "in.tif") as i:
                 want = ndi.median_filter(i.pages[z].asarray(), size=3, mode="nearest")
             np.testing.assert_array_equal(f.pages[z].asarray(), want)
+
+
+def hyperstack_file(path, axes, shape, seed):
+    data = np.random.default_rng(seed).integers(0, 65535, shape).astype(np.uint16)
+    tifffile.imwrite(path, data, imagej=True, metadata={"axes": axes})
+    return data
+
+
+# (axes, shape): a plain movie; frames of 2 channels x 3 slices; slices taken as frames.
+MOVIES = {"TYX": (40, 24, 20), "TZCYX": (30, 3, 2, 24, 20), "ZCYX": (30, 2, 24, 20)}
+
+
+@pytest.mark.parametrize("window", [1, 2, 5, 8, 30])
+@pytest.mark.parametrize("axes", MOVIES, ids=MOVIES.keys())
+def test_temporal_in_blocks_of_frames_equals_whole(fastmedian, tmp_path, axes, window):
+    # 24 x 20 u16 planes of 960 bytes in and out: 60K holds 32 planes, so a frame of 6 planes
+    # and a window of 5 go in blocks of a frame or more, each with the frames its windows share.
+    hyperstack_file(tmp_path / "in.tif", axes, MOVIES[axes], seed=window)
+    args = ["temporal", tmp_path / "in.tif", None, "--window", str(window), "--backend", "cpu"]
+    frame = int(np.prod(MOVIES[axes][1:-2]))
+    limit = max(60, (window + 1) * frame * 960 * 2 // 1024 + 1)
+    r = fastmedian(*args[:2], tmp_path / "whole.tif", *args[3:])
+    assert r.returncode == 0, r.stderr
+    r = fastmedian(*args[:2], tmp_path / "blocks.tif", *args[3:], "--max-memory", f"{limit}K")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "blocks.tif").read_bytes() == (tmp_path / "whole.tif").read_bytes()
+
+
+def test_temporal_refuses_a_window_over_the_ceiling(fastmedian, tmp_path):
+    hyperstack_file(tmp_path / "in.tif", "TYX", (40, 24, 20), seed=1)
+    # The 5 frames of a window in and out (9600 bytes) do not fit 9K.
+    r = fastmedian("temporal", tmp_path / "in.tif", tmp_path / "out.tif", "--window", "5",
+                   "--max-memory", "9K")
+    assert r.returncode == 1
+    assert "5 pages of 20x24 u16 (4.7 KiB) and the output need 9.4 KiB, more than the " \
+           "memory ceiling of 9.0 KiB" in r.stderr
+
+
+def test_temporal_peak_memory(cli, cli_is_sanitized, stack, tmp_path):
+    # 64 frames of 512 KiB through 4 MiB with a window of 3: blocks of 2 frames and the 2
+    # their windows share.
+    streamed = peak_kib(cli, "temporal", stack, tmp_path / "out.tif", "--window", "3",
+                        "--max-memory", "4M")
+    tiny = tmp_path / "tiny.tif"
+    tifffile.imwrite(tiny, np.zeros((3, 8, 8), np.uint16), photometric="minisblack")
+    baseline = peak_kib(cli, "temporal", tiny, tmp_path / "t.tif", "--window", "3")
+    if cli_is_sanitized:
+        pytest.skip("AddressSanitizer's shadow and quarantine swamp the figures")
+    assert streamed - baseline < 8 * 1024, (streamed, baseline)

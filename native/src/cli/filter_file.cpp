@@ -96,21 +96,95 @@ View series_view(View v, std::int64_t first, const PlaneSeries& s) {
 
 namespace {
 
-// Planes a run of a 2D filter takes: as many as the memory ceiling holds with their output
-// (whole pages), and while the progress line is shown about a fiftieth of the stack, so it
-// moves.
-std::int64_t run_planes(const std::string& in, const tiff::StackHeader& h, std::int64_t samples,
-                        PixelType out_type, std::uint64_t ceiling, bool progress_shown) {
-    tiff::StackHeader page = h;
-    page.planes = samples;
-    check_memory(in, page, out_type, samples, ceiling);
-    const double pair = static_cast<double>(h.width) * h.height *
+// How filter_file goes through a stack: in blocks of steps, a step being the planes of one
+// position along the filter's axis (a page of a 2D filter; a frame of a temporal median, every
+// channel and slice of it). Output steps [o0, o1) need input steps input(o0, o1). One step of
+// the whole stack is the stack taken whole.
+struct Plan {
+    std::int64_t step = 1;   // planes a step
+    std::int64_t steps = 1;  // steps in the stack
+    std::int64_t block = 1;  // output steps a block
+    int window = 0;          // the temporal window N, whose frames a block reads with it
+
+    // The input steps [first, end) that output steps [o0, o1) read.
+    std::pair<std::int64_t, std::int64_t> input(std::int64_t o0, std::int64_t o1) const {
+        if (window == 0) return {o0, o1};
+        return {temporal_window_start(o0, steps, window),
+                temporal_window_start(o1 - 1, steps, window) + window};
+    }
+};
+
+// Steps a block holds with its input's halo: as many as the memory ceiling holds, input and
+// output, and while the progress line is shown about a fiftieth of the stack, so it moves (but
+// at least 4 halos: each block filters its halo again). Refuses (as check_memory) when even
+// one block of one step is over the ceiling.
+std::int64_t block_steps(const std::string& in, const tiff::StackHeader& h, const Plan& p,
+                         PixelType out_type, std::uint64_t ceiling, bool progress_shown) {
+    const std::int64_t halo = p.window > 0 ? p.window - 1 : 0;
+    tiff::StackHeader least = h;
+    least.planes = (1 + halo) * p.step;
+    check_memory(in, least, out_type, least.planes, ceiling);
+    const double pair = static_cast<double>(h.width) * h.height * static_cast<double>(p.step) *
                         static_cast<double>(pixel_size(h.type) + pixel_size(out_type));
-    std::int64_t run = static_cast<std::int64_t>(
-        std::min(static_cast<double>(h.planes), std::floor(static_cast<double>(ceiling) / pair)));
-    if (progress_shown) run = std::min(run, (h.planes + 49) / 50);
-    return std::max(run / samples, std::int64_t{1}) * samples;
+    std::int64_t block = static_cast<std::int64_t>(
+        std::min(static_cast<double>(p.steps), std::floor(static_cast<double>(ceiling) / pair))) -
+        halo;
+    if (progress_shown) block = std::min(block, std::max((p.steps + 49) / 50, 4 * halo));
+    return std::max(block, std::int64_t{1});
 }
+
+// The plan of `f` over the stack `h`. 2D filters go page by page. A temporal median along
+// frames goes frame by frame, keeping the frames its windows share, where a frame's planes lie
+// together in the file (along frames; along slices of a stack without frames). The others
+// take the stack whole, refused over the ceiling.
+Plan plan_for(const std::string& in, const tiff::StackHeader& h, const PlaneSeries& series,
+              const StackFilter& f, std::int64_t samples, PixelType out_type, bool progress_shown) {
+    Plan p;
+    const bool together = series.axis == "frames" || h.axes.frames == 1;
+    if (f.axis == StackAxis::planes && !f.project) {
+        p.step = samples;
+    } else if (f.window > 0 && !f.project && series.length > 1 && together) {
+        p.step = h.planes / series.length;
+        p.window = f.window;
+    } else {
+        p.step = h.planes;
+        check_memory(in, h, out_type,
+                     f.project ? static_cast<std::int64_t>(series.first.size()) : h.planes,
+                     f.max_memory);
+        return p;
+    }
+    p.steps = h.planes / p.step;
+    p.block = block_steps(in, h, p, out_type, f.max_memory, progress_shown);
+    return p;
+}
+
+// Input steps [first, end) of the stack, read from `reader` as they are needed and dropped
+// once no block needs them.
+class StepWindow {
+public:
+    StepWindow(tiff::StackReader& reader, const tiff::StackHeader& h, std::int64_t step)
+        : reader_(reader), stack_(h.type, h.width, h.height, 0), step_(step),
+          step_bytes_(static_cast<std::size_t>(h.width * h.height * step) * pixel_size(h.type)) {}
+
+    // Holds steps [first, end) afterwards. Blocks move forward: first does not pass the steps
+    // held (the reader goes on from the last), and neither bound goes back.
+    void cover(std::int64_t first, std::int64_t end, const tiff::PlaneProgress& progress) {
+        stack_.bytes.erase(stack_.bytes.begin(), stack_.bytes.begin() + static_cast<std::ptrdiff_t>(
+                                                     (first - first_) * step_bytes_));
+        first_ = first;
+        reader_.read((end - end_) * step_, stack_.bytes, progress);
+        end_ = end;
+        stack_.planes = (end_ - first_) * step_;
+    }
+    const tiff::Stack& stack() const { return stack_; }
+
+private:
+    tiff::StackReader& reader_;
+    tiff::Stack stack_;
+    std::int64_t step_;
+    std::size_t step_bytes_;
+    std::int64_t first_ = 0, end_ = 0;
+};
 
 }  // namespace
 
@@ -132,15 +206,8 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     const PixelType out_type = f.float_output ? PixelType::f32 : h.type;
     const auto projections = static_cast<std::int64_t>(series.first.size());
     const std::int64_t out_planes = f.project ? projections : h.planes;
-    // A 2D filter's planes are independent, so they go in runs that fit the memory ceiling: a
-    // stack larger than memory streams from file to file. The other filters take the stack
-    // whole, input and output within the ceiling.
-    const bool planewise = f.axis == StackAxis::planes && !f.project;
-    const std::int64_t samples = reader.metadata().rgb ? 3 : 1;
-    const std::int64_t run = planewise ? run_planes(in, h, samples, out_type, f.max_memory,
-                                                    line.shown())
-                                       : h.planes;
-    if (!planewise) check_memory(in, h, out_type, out_planes, f.max_memory);
+    const Plan plan = plan_for(in, h, series, f, reader.metadata().rgb ? 3 : 1, out_type,
+                               line.shown());
     tiff::StackWriter writer(out, {out_type, h.width, h.height, out_planes, {}},
                              f.project ? tiff::projected_metadata(reader.metadata(), series.axis,
                                                                   projections)
@@ -159,37 +226,46 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         if (f.run(one.view(), one_out.mutable_view()).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
     }
-    tiff::Stack src(h.type, h.width, h.height, 0);
-    tiff::Stack dst;  // taken once the first run's pixels have proved to be in the file
-    // One run shows its reading, filtering and writing; several show the planes done.
-    const bool stages = run == h.planes;
+    StepWindow input(reader, h, plan.step);
+    tiff::Stack dst;  // taken once the first block's pixels have proved to be in the file
+    // One block shows its reading, filtering and writing; several show the planes done.
+    const bool stages = plan.block >= plan.steps;
     if (!stages) line.stage("filtering", h.planes);
-    for (std::int64_t first = 0; first < h.planes; first += run) {
-        const std::int64_t n = std::min(run, h.planes - first);
-        if (stages) line.stage("reading", n);
-        reader.read(n, src.bytes, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
-        src.planes = n;
-        if (dst.bytes.empty())
-            dst = tiff::Stack(out_type, h.width, h.height, f.project ? projections : run);
+    for (std::int64_t o0 = 0; o0 < plan.steps; o0 += plan.block) {
+        const std::int64_t o1 = std::min(o0 + plan.block, plan.steps);
+        const auto [first, end] = plan.input(o0, o1);
+        if (stages) line.stage("reading", (end - first) * plan.step);
+        input.cover(first, end, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
+        const tiff::Stack& src = input.stack();
+        if (dst.bytes.empty() || dst.planes < src.planes)
+            dst = tiff::Stack(out_type, h.width, h.height, f.project ? projections : src.planes);
         ImageView into = dst.mutable_view();
-        into.planes = f.project ? projections : n;
-        if (stages) line.stage("filtering", n);
+        into.planes = f.project ? projections : src.planes;
+        if (stages) line.stage("filtering", src.planes);
         const auto start = Clock::now();
-        if (planewise) {
+        if (f.axis == StackAxis::planes && !f.project) {
             r.run = f.run(src.view(), into);
         } else {
+            PlaneSeries block = series;  // a block's series run along its steps
+            if (plan.steps > 1) block.length = end - first;
             for (std::int64_t g = 0; g < projections; ++g) {
                 ImageView one = into;
                 if (f.project) one.data += g * one.plane_stride, one.planes = 1;
-                else one = series_view(one, series.first[g], series);
-                r.run = f.run(series_view(src.view(), series.first[g], series), one);
-                line.update((g + 1) * series.length);
+                else one = series_view(one, series.first[g], block);
+                r.run = f.run(series_view(src.view(), series.first[g], block), one);
+                if (stages) line.update((g + 1) * block.length);
             }
         }
         r.filter_ms += ms_since(start);
-        if (stages) line.stage("writing", into.planes);
-        writer.write(into, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
-        if (!stages) line.update(first + n);
+        // Output steps [o0, o1) of the block's [first, end).
+        ImageView done = into;
+        if (!f.project) {
+            done.data += (o0 - first) * plan.step * done.plane_stride;
+            done.planes = (o1 - o0) * plan.step;
+        }
+        if (stages) line.stage("writing", done.planes);
+        writer.write(done, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
+        if (!stages) line.update(o1 * plan.step);
     }
     writer.commit();
     line.erase();

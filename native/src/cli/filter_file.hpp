@@ -51,6 +51,10 @@ struct StackFilter {
                        std::int64_t length)> check;
     // Filters `src` into `dst` (same shape; the type float_output says) and says what ran.
     std::function<RunInfo(const ConstImageView& src, const ImageView& dst)> run;
+    // A temporal median's window N: output frame t reads the input frames from
+    // temporal_window_start(t, frames, N) on, so a stack larger than memory can go in blocks
+    // of frames, keeping the frames their windows share. 0: no such window.
+    int window = 0;
     // A projection: `run` writes one plane for each stack it gets, and the output holds
     // those planes (in the order of PlaneSeries::first) with its metadata made to say so.
     bool project = false;

@@ -96,6 +96,7 @@ int temporal_command(const std::vector<std::string>& args) {
     f.warmup_planes = project ? 1 : o.window;
     f.axis = StackAxis::frames;
     f.project = project;
+    f.window = project ? 0 : o.window;
     f.progress = !quiet;
     f.check = [&o, project](const std::string& in, const tiff::StackHeader& h,
                             std::int64_t frames) {

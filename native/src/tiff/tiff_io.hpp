@@ -93,7 +93,7 @@ public:
 
     const StackHeader& header() const;
     const Metadata& metadata() const;
-    // Replaces `bytes` with the next `planes` planes, packed (whole pages: a multiple of 3 for
+    // Appends the next `planes` planes to `bytes`, packed (whole pages: a multiple of 3 for
     // RGB); `progress` hears of the planes of this call read.
     void read(std::int64_t planes, std::vector<std::uint8_t>& bytes,
               const PlaneProgress& progress = {});

@@ -241,16 +241,15 @@ std::uint64_t imagej_planes_start(const TiffFile& f, const Layout& l, std::int64
     return start;
 }
 
-// Reads bytes.size() bytes of the file from `start` into `bytes` as the pixels of `type`,
-// telling `progress` of the planes of `plane` bytes read.
-void read_planes(const TiffFile& f, PixelType type, std::uint64_t start,
-                 std::vector<std::uint8_t>& bytes, std::size_t plane,
-                 const PlaneProgress& progress) {
+// Reads `size` bytes of the file from `start` into `bytes` as the pixels of `type`, telling
+// `progress` of the planes of `plane` bytes read.
+void read_planes(const TiffFile& f, PixelType type, std::uint64_t start, std::uint8_t* bytes,
+                 std::size_t size, std::size_t plane, const PlaneProgress& progress) {
     TIFF* tif = f.get();
-    for (std::size_t done = 0; done < bytes.size();) {
+    for (std::size_t done = 0; done < size;) {
         if (progress) progress(static_cast<std::int64_t>(done / plane));
-        const std::size_t chunk = std::min<std::size_t>(bytes.size() - done, std::size_t{1} << 30);
-        const ssize_t n = ::pread(TIFFFileno(tif), bytes.data() + done, chunk,
+        const std::size_t chunk = std::min<std::size_t>(size - done, std::size_t{1} << 30);
+        const ssize_t n = ::pread(TIFFFileno(tif), bytes + done, chunk,
                                   static_cast<off_t>(start + done));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0)
@@ -260,9 +259,9 @@ void read_planes(const TiffFile& f, PixelType type, std::uint64_t start,
     }
     // libtiff swaps the bytes of what it decodes; these bypass it.
     if (TIFFIsByteSwapped(tif) && type == PixelType::u16)
-        TIFFSwabArrayOfShort(reinterpret_cast<std::uint16_t*>(bytes.data()), bytes.size() / 2);
+        TIFFSwabArrayOfShort(reinterpret_cast<std::uint16_t*>(bytes), size / 2);
     if (TIFFIsByteSwapped(tif) && type == PixelType::f32)
-        TIFFSwabArrayOfLong(reinterpret_cast<std::uint32_t*>(bytes.data()), bytes.size() / 4);
+        TIFFSwabArrayOfLong(reinterpret_cast<std::uint32_t*>(bytes), size / 4);
 }
 
 using DecodeFn = tmsize_t (*)(TIFF*, std::uint32_t, void*, tmsize_t);
@@ -430,12 +429,13 @@ void StackReader::read(std::int64_t planes, std::vector<std::uint8_t>& bytes,
                         std::to_string(r.next) + " of " + std::to_string(r.header.planes));
     const std::size_t plane = std::size_t{r.first.width} * r.first.height * pixel_size(r.first.type);
     const std::int64_t from = r.next;
-    bytes.clear();
+    const std::size_t at = bytes.size();
     try {
         if (r.one_page_stack) {
-            bytes.resize(plane * static_cast<std::size_t>(planes));
+            bytes.resize(at + plane * static_cast<std::size_t>(planes));
             read_planes(r.f, r.first.type, r.planes_start + plane * static_cast<std::uint64_t>(from),
-                        bytes, plane, progress);
+                        bytes.data() + at, plane * static_cast<std::size_t>(planes), plane,
+                        progress);
         } else {
             TIFF* tif = r.f.get();
             for (std::int64_t page = from / samples; page < (from + planes) / samples; ++page) {
@@ -445,9 +445,11 @@ void StackReader::read(std::int64_t planes, std::vector<std::uint8_t>& bytes,
                 if (progress) progress((page + 1) * samples - from);
                 // Reserved once a page has proved its size (a header alone may claim any), so
                 // a long run of pages is not copied while it grows.
-                if (page == from / samples && planes / samples <= static_cast<std::int64_t>(
-                                                    bytes.max_size() / bytes.size()))
-                    bytes.reserve(bytes.size() * static_cast<std::size_t>(planes / samples));
+                const std::size_t page_bytes = bytes.size() - at;
+                if (page == from / samples && page_bytes > 0 &&
+                    planes / samples <=
+                        static_cast<std::int64_t>((bytes.max_size() - at) / page_bytes))
+                    bytes.reserve(at + page_bytes * static_cast<std::size_t>(planes / samples));
             }
         }
     } catch (const std::bad_alloc&) {
