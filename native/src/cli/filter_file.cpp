@@ -114,10 +114,16 @@ struct Plan {
     }
 };
 
-// Steps a block holds with its input's halo: as many as the memory ceiling holds, input and
-// output, and while the progress line is shown about a fiftieth of the stack, so it moves (but
-// at least 4 halos: each block filters its halo again). Refuses (as check_memory) when even
-// one block of one step is over the ceiling.
+// The input and output planes a block holds at most by default, under the memory ceiling.
+// While one block is filtered the system writes the last one's output back to the disk, where
+// a whole stack's output all waits for the final fsync: blocks finish sooner than the whole
+// stack at once (docs/cli.md, Memory).
+constexpr double kBlockBytes = 256.0 * (1 << 20);
+
+// Steps a block holds with its input's halo: as many as kBlockBytes (or 8 halos, so that
+// filtering each block's halo again costs little) hold, within the memory ceiling; while the
+// progress line is shown about a fiftieth of the stack, so it moves (but at least 4 halos).
+// Refuses (as check_memory) when even one block of one step is over the ceiling.
 std::int64_t block_steps(const std::string& in, const tiff::StackHeader& h, const Plan& p,
                          PixelType out_type, std::uint64_t ceiling, bool progress_shown) {
     const std::int64_t halo = p.window > 0 ? p.window - 1 : 0;
@@ -126,9 +132,10 @@ std::int64_t block_steps(const std::string& in, const tiff::StackHeader& h, cons
     check_memory(in, least, out_type, least.planes, ceiling);
     const double pair = static_cast<double>(h.width) * h.height * static_cast<double>(p.step) *
                         static_cast<double>(pixel_size(h.type) + pixel_size(out_type));
+    const double budget = std::min(static_cast<double>(ceiling),
+                                   std::max(kBlockBytes, 8.0 * static_cast<double>(1 + halo) * pair));
     std::int64_t block = static_cast<std::int64_t>(
-        std::min(static_cast<double>(p.steps), std::floor(static_cast<double>(ceiling) / pair))) -
-        halo;
+        std::min(static_cast<double>(p.steps), std::floor(budget / pair))) - halo;
     if (progress_shown) block = std::min(block, std::max((p.steps + 49) / 50, 4 * halo));
     return std::max(block, std::int64_t{1});
 }
