@@ -123,8 +123,8 @@ def _target_group(target, overwrite):
         if overwrite:
             target = zarr.open_group(target.store, mode="w", path=target.path)
         elif len(target) or len(target.attrs):
-            raise ValueError(f"target group '{_location(target)}' is not empty (give overwrite=True "
-                             f"to replace its contents)")
+            raise ValueError(f"target group '{_location(target)}' is not empty (give "
+                             f"overwrite=True to replace its contents)")
     else:
         target = zarr.open_group(target, mode="w" if overwrite else "w-")
     return target, target.store, f"{target.path}/0" if target.path else "0"
