@@ -8,6 +8,7 @@ takes the three).
     fastmedian.dask.median_filter(array, size=5)   # dask arrays, chunk by chunk
     fastmedian.dask.median_filter(array, size=5, output=out)   # computed into out, in place
     fastmedian.zarr.median_filter("in.zarr", "out.zarr", size=(1, 5, 5))
+    fastmedian.zarr.median_filter("in.ome.zarr", "out.ome.zarr", size=(1, 5, 5))  # OME-Zarr 0.4
     fastmedian.temporal_median(movie, window=9)    # per pixel over 9 frames (frames, y, x)
     fastmedian.temporal_median(movie, 50, mode="subtract", offset=100)   # frame - median + 100
     fastmedian.dask.temporal_median(array, window=9)   # dask arrays, any chunking
