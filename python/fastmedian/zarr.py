@@ -9,6 +9,7 @@ checks an image's metadata, and median_filter filters its full-resolution array 
 OME-Zarr image that carries the source's axes, units, scale and channel ("omero") metadata."""
 import math
 import numbers
+import os
 import re
 
 import dask.array as da
@@ -43,6 +44,7 @@ def median_filter(source, target, size=None, radius=None, mode="nearest", cval=0
     for the 3D median (a plain k is refused, as fastmedian.median_filter refuses it on a 3D
     array). Bad arguments raise before anything is written."""
     opened = _opened(source, "source")
+    _refuse_overlap(opened, target)
     args = dict(size=size, radius=radius, mode=mode, cval=cval, backend=backend,
                 device=device)
     if isinstance(opened, zarr.Group):
@@ -128,6 +130,30 @@ def _target_group(target, overwrite):
     else:
         target = zarr.open_group(target, mode="w" if overwrite else "w-")
     return target, target.store, f"{target.path}/0" if target.path else "0"
+
+
+def _local_folder(where):
+    """The real folder of a local Zarr array or group (a path, or a zarr object on a local
+    store), or None for anything else (URLs, memory stores)."""
+    if isinstance(where, (zarr.Array, zarr.Group)):
+        store = getattr(where.store, "path", None)
+        if not isinstance(store, str):
+            return None
+        where = os.path.join(store, where.path) if where.path else store
+    if isinstance(where, (str, os.PathLike)) and "://" not in str(where):
+        return os.path.realpath(where)
+    return None
+
+
+def _refuse_overlap(source, target):
+    """Raises ValueError when `target` is `source`, or a folder holding it or held in it:
+    writing it (with overwrite=True, its removal first) would destroy the source."""
+    src, dst = _local_folder(source), _local_folder(target)
+    if src is None or dst is None:
+        return
+    if src == dst or src.startswith(dst + os.sep) or dst.startswith(src + os.sep):
+        raise ValueError(f"target {_shown(target)} is or holds (or lies in) the source "
+                         f"'{src}'; refusing to write over the source")
 
 
 def _opened(source, name):

@@ -142,6 +142,20 @@ def test_plain_array_stays_a_plain_array(tmp_path):
     assert_same_bits(out[:], fastmedian.median_filter(data, size=(1, 3, 3)))
 
 
+@pytest.mark.parametrize("where", ["same", "inside", "holding", "same group"])
+def test_target_over_the_source_is_refused(tmp_path, where):
+    # With overwrite=True, zarr would first remove the target: the source with it.
+    data = np.arange(2 * 8 * 8, dtype=np.uint16).reshape(2, 8, 8)
+    source = tmp_path / "in.zarr"
+    zarr.open_array(str(source), mode="w", shape=data.shape, chunks=(1, 8, 8),
+                    dtype=data.dtype)[:] = data
+    target = {"same": str(source), "inside": str(source / "out"), "holding": str(tmp_path),
+              "same group": zarr.open(str(source), mode="r+")}[where]
+    with pytest.raises(ValueError, match="refusing to write over the source"):
+        fastmedian.zarr.median_filter(str(source), target, size=(1, 3, 3), overwrite=True)
+    np.testing.assert_array_equal(zarr.open(str(source), mode="r")[:], data)
+
+
 def _edit(key, value):
     def edit(multiscale):
         multiscale[key] = value
