@@ -39,8 +39,8 @@ double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// The input and output stacks are held whole at once, so both count against the ceiling. In
-// double: a header may claim more bytes than 64 bits hold.
+// Refuses when `h`'s planes and `out_planes` planes of output, held at once, are over the
+// ceiling. In double: a header may claim more bytes than 64 bits hold.
 void check_memory(const std::string& in, const tiff::StackHeader& h, PixelType out_type,
                   std::int64_t out_planes, std::uint64_t ceiling) {
     const double plane = static_cast<double>(h.width) * h.height;
@@ -92,10 +92,6 @@ View series_view(View v, std::int64_t first, const PlaneSeries& s) {
     return v;
 }
 
-}  // namespace
-
-namespace {
-
 // How filter_file goes through a stack: in blocks of steps, a step being the planes of one
 // position along the filter's axis (a page of a 2D filter; a frame of a temporal median, every
 // channel and slice of it). Output steps [o0, o1) need input steps input(o0, o1). One step of
@@ -140,6 +136,9 @@ std::int64_t block_steps(const std::string& in, const tiff::StackHeader& h, cons
     return std::max(block, std::int64_t{1});
 }
 
+// A filter that takes each plane on its own (the 2D filters).
+bool planewise(const StackFilter& f) { return f.axis == StackAxis::planes && !f.project; }
+
 // The plan of `f` over the stack `h`. 2D filters go page by page. A temporal median along
 // frames goes frame by frame, keeping the frames its windows share, where a frame's planes lie
 // together in the file (along frames; along slices of a stack without frames). The others
@@ -148,7 +147,7 @@ Plan plan_for(const std::string& in, const tiff::StackHeader& h, const PlaneSeri
               const StackFilter& f, std::int64_t samples, PixelType out_type, bool progress_shown) {
     Plan p;
     const bool together = series.axis == "frames" || h.axes.frames == 1;
-    if (f.axis == StackAxis::planes && !f.project) {
+    if (planewise(f)) {
         p.step = samples;
     } else if (f.window > 0 && !f.project && series.length > 1 && together) {
         p.step = h.planes / series.length;
@@ -250,7 +249,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         into.planes = f.project ? projections : src.planes;
         if (stages) line.stage("filtering", src.planes);
         const auto start = Clock::now();
-        if (f.axis == StackAxis::planes && !f.project) {
+        if (planewise(f)) {
             r.run = f.run(src.view(), into);
         } else {
             PlaneSeries block = series;  // a block's series run along its steps

@@ -60,16 +60,17 @@ struct StackFilter {
     bool project = false;
     // The output's pixel type: f32 here, or the input's own when false.
     bool float_output = false;
-    // The ceiling on the input and output stacks together, in bytes (--max-memory).
+    // The ceiling on the input and output planes held at once, in bytes (--max-memory).
     std::uint64_t max_memory = 0;
     // A progress line on a terminal (progress.hpp) while reading, filtering and writing; false
     // with --quiet.
     bool progress = false;
 };
 
-// Reads `in`, filters the whole stack and writes `out`. Refuses (UsageError) when `out` is the
-// same file as `in`, and (Error, io_error) before reading any pixel when the input and output
-// stacks together need more than f.max_memory; never leaves a partial `out`.
+// Reads `in`, filters the whole stack and writes `out`, in blocks of planes within
+// f.max_memory where the filter allows (filter_file.cpp, Plan). Refuses (UsageError) when
+// `out` is the same file as `in`, and (Error, io_error) before reading any pixel when even the
+// least the filter must hold at once is over f.max_memory; never leaves a partial `out`.
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f);
 // median2d over every plane; refuses a non-finite --cval for integer images.
 FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o,

@@ -84,9 +84,10 @@ void interleave_row(const ConstImageView& image, std::int64_t z, int n, std::int
     }
 }
 
-// Writes page z of `image` (planes n z ... n z + n - 1) as the page whose header is at `header`.
+// Writes page z of `image` (planes n z ... n z + n - 1) as page `page` of the file, whose
+// header is at `header`.
 void write_page(const TiffFile& f, const ConstImageView& image, std::int64_t z, int n,
-                std::uint64_t header, std::vector<std::uint8_t>& packed) {
+                std::int64_t page, std::uint64_t header, std::vector<std::uint8_t>& packed) {
     TIFF* tif = f.get();
     const std::size_t row_bytes =
         static_cast<std::size_t>(image.width) * pixel_size(image.type) * n;
@@ -111,7 +112,7 @@ void write_page(const TiffFile& f, const ConstImageView& image, std::int64_t z, 
         TIFFWriteEncodedStrip(tif, 0, strip, static_cast<tmsize_t>(bytes)) !=
             static_cast<tmsize_t>(bytes) ||
         !TIFFFlush(tif))
-        f.fail(ErrorCode::io_error, "cannot write a page");
+        f.fail(ErrorCode::io_error, "cannot write " + page_name(page));
 }
 
 }  // namespace
@@ -163,7 +164,7 @@ void StackWriter::write(const ConstImageView& planes, const PlaneProgress& progr
         throw Error(ErrorCode::invalid_argument,
                     "StackWriter::write: the planes do not fit the stack being written");
     for (std::int64_t z = 0; z < pages; ++z) {
-        write_page(w.f, planes, z, w.samples, w.headers[w.next + z], w.packed);
+        write_page(w.f, planes, z, w.samples, w.next + z, w.headers[w.next + z], w.packed);
         if (progress) progress((z + 1) * w.samples);
     }
     w.next += pages;
