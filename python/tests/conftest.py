@@ -1,11 +1,13 @@
 """Shared helpers for the fastmedian Python tests: the shared real images
 (FASTMEDIAN_SHARED_DATA, set by ctest), a bit-exact comparison, NumPy reference medians (2D and
-temporal) that follow our float order, random test stacks, and one dask.distributed cluster of
-two worker processes."""
+temporal) that follow our float order, random test stacks, one dask.distributed cluster of
+two worker processes, and a check that a call lets other threads run."""
+import linecache
 import math
 import os
 import pathlib
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -26,6 +28,41 @@ def shared_data():
     if not (d / "embryos_grey.tif").is_file():
         pytest.skip(f"the shared test images are not in '{d}' (set FASTMEDIAN_SHARED_DATA)")
     return d
+
+
+def runs_beside_native_code(call):
+    """Whether this thread ran Python code while `call`, run in a worker thread, was inside a
+    call of the native module (the worker's innermost Python frame standing at a `_native.` call),
+    which cannot happen while the native code holds the GIL.
+
+    The switch interval is set far beyond the call, so this thread gets the GIL only when the
+    worker gives it up itself, never by the interpreter's timed forced switch: the answer does
+    not depend on timing or on the machine's load. Looking at the worker's frame tells the native
+    call from other places that release the GIL (NumPy copies, thread start-up)."""
+    finished = threading.Event()
+    seen_inside = False
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        def work():
+            try:
+                call()
+            finally:
+                finished.set()
+
+        worker = threading.Thread(target=work)
+        worker.start()
+        while not finished.is_set():
+            frame = sys._current_frames().get(worker.ident)
+            if frame is not None and "_native." in linecache.getline(frame.f_code.co_filename,
+                                                                      frame.f_lineno):
+                seen_inside = True
+            # Blocks for a moment without the GIL, so the worker can take it when it wants it.
+            worker.join(0.001)
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return seen_inside
 
 
 @pytest.fixture(scope="session")
