@@ -86,8 +86,11 @@ def _build_module(build_dir, cmake_args):
 
 
 def _run(command):
+    """Runs a CMake command without pip's build isolation variables: a cmake installed by pip
+    is a Python script that must see the site-packages they hide."""
     print("fastmedian_build:", shlex.join(command), flush=True)
-    subprocess.run(command, check=True, stdout=sys.stderr)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONNOUSERSITE")}
+    subprocess.run(command, check=True, stdout=sys.stderr, env=env)
 
 
 def _project():
