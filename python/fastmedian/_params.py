@@ -425,6 +425,8 @@ def _backend(backend):
 def _device(device):
     """A tuple of CUDA device indices: `device` itself, or the devices of a list or tuple (the
     plane-wise filters spread the planes over them)."""
+    if device is None:  # the default: the first GPU (a GPU array's own is chosen before this)
+        return (0,)
     devices = tuple(device) if isinstance(device, (list, tuple)) else (device,)
     if not devices:
         raise ValueError("device must be a CUDA device index or a non-empty list of them, got []")

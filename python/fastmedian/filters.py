@@ -1,7 +1,9 @@
-"""The filters on NumPy arrays, named and shaped as scipy.ndimage's."""
+"""The filters on NumPy arrays and on arrays on a CUDA GPU (CuPy, PyTorch: filtered there, in
+place), named and shaped as scipy.ndimage's."""
 import numpy as np
 
 from . import _native
+from ._cuda_arrays import cuda_view, gpu_for, in_place, is_cuda_array, new_like, output_view
 from ._dtypes import library_keys
 from ._dtypes import subtract as subtract_in_dtype  # background's keyword `subtract` is a bool
 from ._params import (background_params, channel_and_frame_axes, channel_axis_of,
@@ -10,7 +12,7 @@ from ._params import (background_params, channel_and_frame_axes, channel_axis_of
 
 
 def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backend="auto",
-                  device=0, output=None, channel_axis=None):
+                  device=None, output=None, channel_axis=None):
     """Exact median filter of a 2D image, of each plane of a 3D stack (planes, y, x), or of a
     3D volume (z, y, x) with a 3D window.
 
@@ -19,6 +21,10 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
         int8, int16, int32, uint32, int64, uint64, float16 and float64 arrays are filtered
         exactly through those three (bool, int8, int16 with the sign bit flipped, float16 as
         float32, the others through the ranks of their values, at most 2^24 distinct values).
+        An array on a CUDA GPU (__cuda_array_interface__: CuPy, PyTorch, Numba; uint8, uint16
+        or float32, rows in place) is filtered on that GPU, with no copy, into a new array of
+        its own library (empty_like) or into `output` there; the work is enqueued on the
+        stream its interface names (CuPy's current stream), else waited for.
     size: the side k of a square window (odd), as k or (k, k) for an image and (1, k, k) for a
         stack (each plane on its own); for a 3D array any other (kz, ky, kx) (odd sides up to
         255) is the 3D box. The same as scipy.ndimage.median_filter(image, size=...). A plain k
@@ -33,7 +39,9 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
         with a 3D window along z too (ImageJ's own 3D Median shrinks the window at the volume's
         edges instead).
     backend: "auto" (CUDA device `device` if usable, else the CPU), "cpu" or "cuda".
-    device: a CUDA device index, or for 2D windows a list of them to spread the planes over.
+    device: a CUDA device index (default 0), or for 2D windows a list of them to spread the
+        planes over. A GPU array is filtered on the GPU holding it (device, if given, must name
+        that one).
     output: optional array of the image's shape and dtype to write into (not overlapping the
         image), as scipy's `output`; it is returned.
     channel_axis: None, or the axis holding channels (scikit-image's keyword: -1 for an RGB
@@ -44,6 +52,11 @@ def median_filter(image, size=None, radius=None, mode="nearest", cval=0.0, backe
     Returns a new C-contiguous array of the image's shape and dtype (or output). The GIL is
     released while the filter runs, so threads can filter different images at once.
     """
+    if is_cuda_array(image):
+        def run(src, dst, gpu):
+            p = median_params(src.dtype, src.shape, size, radius, mode, cval, backend, gpu)
+            run_median(in_place(src, "image"), in_place(dst, "output"), p)
+        return _on_gpu(run, image, output, device, backend, channel_axis=channel_axis)
     image = np.asarray(image)
     if channel_axis is not None:
         return _each_channel(median_filter, image, channel_axis, output, "output",
@@ -72,8 +85,8 @@ def run_median(image, result, p, origin=None):
         _native.median2d(image, result, p.window, p.border, p.cval, p.backend, p.device, origin)
 
 
-def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="auto", device=0,
-                    output=None, channel_axis=None):
+def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="auto",
+                    device=None, output=None, channel_axis=None):
     """Temporal median of a movie: for every frame t and pixel, the median of that pixel over a
     window of `window` frames (the background Fiji's FTM2 removes), the same bits on every
     backend and as `fastmedian temporal` on the command line.
@@ -104,6 +117,17 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
     axis a view of a C-contiguous (frames, y, x) array). The GIL is released while the filter
     runs.
     """
+    if is_cuda_array(stack):
+        ndim = cuda_view(stack, "stack").ndim
+        channels, frames = ((None, axis) if channel_axis is None else
+                            channel_and_frame_axes(channel_axis, axis, ndim))
+
+        def run(src, dst, gpu):
+            p = temporal_params(src.dtype, src.shape, window, mode, offset, frames, backend, gpu)
+            _native.temporal_median(in_place(src.moveaxis(p.axis, 0), "stack"),
+                                    in_place(dst.moveaxis(p.axis, 0), "output"), p.window,
+                                    p.mode, p.offset, p.backend, p.device[0])
+        return _on_gpu(run, stack, output, device, backend, name="stack", channel_axis=channels)
     stack = np.asarray(stack)
     if channel_axis is not None:
         channels, frames = channel_and_frame_axes(channel_axis, axis, stack.ndim)
@@ -131,7 +155,7 @@ def temporal_median(stack, window, mode="median", offset=0.0, axis=0, backend="a
 
 
 def background(image, size=None, radius=None, method="exact", subtract=True, offset=0.0,
-               mode="nearest", cval=0.0, backend="auto", device=0, output=None,
+               mode="nearest", cval=0.0, backend="auto", device=None, output=None,
                channel_axis=None):
     """Large-window median background of a 2D image, or of each plane of a 3D stack (planes,
     y, x): uneven illumination or autofluorescence, estimated with a median over a large window
@@ -164,6 +188,15 @@ def background(image, size=None, radius=None, method="exact", subtract=True, off
     released while the filter runs.
     """
     check_background_output(output)
+    if is_cuda_array(image):
+        def run(src, dst, gpu):
+            p = background_params(src.dtype, src.shape, size, radius, method, subtract, offset,
+                                  mode, cval, backend, gpu)
+            m = p.median
+            _native.background(in_place(src, "image"), in_place(dst, "output"), m.window,
+                               p.method, "subtract" if p.subtract else "background", p.offset,
+                               m.border, m.cval, m.backend, m.device)
+        return _on_gpu(run, image, output, device, backend, channel_axis=channel_axis)
     image = np.asarray(image)
     if channel_axis is not None:
         return _each_channel(background, image, channel_axis, output, "output",
@@ -189,7 +222,7 @@ def background(image, size=None, radius=None, method="exact", subtract=True, off
 
 
 def convolve(image, weights, mode="reflect", cval=0.0, output=None, normalize=False,
-             backend="auto", device=0):
+             backend="auto", device=None):
     """2D convolution of an image, or of each plane of a 3D stack (planes, y, x): true
     convolution, the mask flipped, as scipy.ndimage.convolve(image, weights, mode=mode,
     cval=cval); the same bits on every backend and as `fastmedian convolve` on the command line.
@@ -216,6 +249,11 @@ def convolve(image, weights, mode="reflect", cval=0.0, output=None, normalize=Fa
     Returns a new C-contiguous array of the image's shape (or the output array). The GIL is
     released while the filter runs.
     """
+    if is_cuda_array(image):
+        src = cuda_view(image, "image")
+        p = convolve_params(src.dtype, src.shape, weights, mode, cval, _gpu_output(output),
+                            normalize, backend, src.device)
+        return _convolve_on_gpu(image, p, output, device, backend)
     image = np.asarray(image)
     p = convolve_params(image.dtype, image.shape, weights, mode, cval, output, normalize,
                         backend, device)
@@ -223,7 +261,7 @@ def convolve(image, weights, mode="reflect", cval=0.0, output=None, normalize=Fa
 
 
 def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output=None,
-                    backend="auto", device=0):
+                    backend="auto", device=None):
     """Gaussian blur of an image, or of each plane of a 3D stack (planes, y, x), with
     scipy.ndimage.gaussian_filter's mask: radius int(4 sigma + 0.5) (truncate 4.0), weights
     exp(-x^2 / (2 sigma^2)) divided by their sum in float64, rounded to float32; applied along y,
@@ -238,6 +276,11 @@ def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output
         chooses its mask's size by an accuracy rule of its own, so its results differ
         slightly.)
     """
+    if is_cuda_array(image):
+        src = cuda_view(image, "image")
+        p = gaussian_params(src.dtype, src.shape, sigma, mode, cval, truncate,
+                            _gpu_output(output), backend, src.device)
+        return _convolve_on_gpu(image, p, output, device, backend)
     image = np.asarray(image)
     p = gaussian_params(image.dtype, image.shape, sigma, mode, cval, truncate, output, backend,
                         device)
@@ -251,6 +294,37 @@ def _convolve(image, p, output):
     _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
                      p.border, p.cval, p.backend, p.device)
     return finished(result, target)
+
+
+def _gpu_output(output):
+    """`output` as the parameter checks take it: a GPU array as its view (its NumPy dtype)."""
+    return cuda_view(output, "output") if is_cuda_array(output) else output
+
+
+def _convolve_on_gpu(image, p, output, device, backend):
+    def run(src, dst, gpu):
+        _native.convolve(in_place(src, "image"), in_place(dst, "output"), p.mask, p.row,
+                         p.column, p.normalize, p.border, p.cval, p.backend, p.device)
+    return _on_gpu(run, image, output if is_cuda_array(output) else None, device, backend,
+                   dtype=p.output_dtype)
+
+
+def _on_gpu(run, image, output, device, backend, name="image", dtype=None, channel_axis=None):
+    """run(src, dst, gpu) on the CudaViews of GPU array `image` and of `output` (a GPU array
+    checked against it) or of a new array made by image's library, on the GPU holding them;
+    returns that array. With channel_axis, run() gets each channel in turn."""
+    src = cuda_view(image, name)
+    gpu = gpu_for(src, device, backend, name)
+    dtype = src.dtype if dtype is None else np.dtype(dtype)
+    result = new_like(image, dtype) if output is None else output
+    dst = output_view(result, src, "output", name, dtype)
+    if channel_axis is None:
+        run(src, dst, gpu)
+    else:
+        channels = channel_axis_of(channel_axis, src.ndim, name)
+        for c in range(src.shape[channels]):
+            run(src.take(channels, c), dst.take(channels, c), gpu)
+    return result
 
 
 def _each_channel(filter_one, array, channel_axis, into, into_name, name="image", **kwargs):

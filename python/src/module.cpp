@@ -1,6 +1,6 @@
 // fastmedian._native: the public C++ API for Python, kept thin. Parameter checks that name the
-// Python arguments live in the Python package; this layer maps NumPy arrays to image views
-// without copying, releases the GIL while the library runs (answering Ctrl-C during long calls),
+// Python arguments live in the Python package; this layer maps NumPy arrays and arrays on a GPU
+// (__cuda_array_interface__) to image views without copying, releases the GIL while the library runs (answering Ctrl-C during long calls),
 // and turns fastmedian::Error into Python exceptions (invalid_argument -> ValueError, the others
 // -> fastmedian.Error subclasses).
 #include <pybind11/numpy.h>
@@ -30,34 +30,119 @@ struct UnsupportedTag {};
 struct UnavailableTag {};
 struct DeviceErrorTag {};
 
+// An array the library reads or writes in place: a NumPy array (host memory), or an object
+// with __cuda_array_interface__ (CuPy, PyTorch, Numba, fastmedian's own views of them: device
+// memory). The Python object stays alive in the caller.
+struct ArrayRef {
+    void* data = nullptr;
+    bool writable = false;
+    fm::PixelType type = fm::PixelType::u8;
+    std::vector<py::ssize_t> shape, strides;  // strides in bytes
+    fm::Memory memory = fm::Memory::host;
+    // The interface's stream, where the work is enqueued, ordered after the array's producer
+    // (cudaStreamLegacy is 1, cudaStreamPerThread 2, as the interface numbers them); nullptr
+    // where none is named: the library then waits for its own work.
+    void* stream = nullptr;
+};
+
+[[noreturn]] void wrong_type(const char* name, const std::string& got) {
+    throw py::type_error(std::string(name) + " must be uint8, uint16 or float32, got " + got);
+}
+
 // By equivalence, not identity: a dtype that crossed a pickle (dask.distributed) is equal to
 // NumPy's own float32 dtype but another object.
 fm::PixelType pixel_type(const py::array& a, const char* name) {
     if (py::isinstance<py::array_t<std::uint8_t>>(a)) return fm::PixelType::u8;
     if (py::isinstance<py::array_t<std::uint16_t>>(a)) return fm::PixelType::u16;
     if (py::isinstance<py::array_t<float>>(a)) return fm::PixelType::f32;
-    throw py::type_error(std::string(name) + " must be uint8, uint16 or float32, got " +
-                         py::str(a.dtype()).cast<std::string>());
+    wrong_type(name, py::str(a.dtype()).cast<std::string>());
+}
+
+// The interface's typestr: byte order ('<' little, '|' not applicable), kind, size.
+fm::PixelType pixel_type(const std::string& typestr, const char* name) {
+    if (typestr == "|u1" || typestr == "<u1") return fm::PixelType::u8;
+    if (typestr == "<u2") return fm::PixelType::u16;
+    if (typestr == "<f4") return fm::PixelType::f32;
+    wrong_type(name, "typestr '" + typestr + "'");
+}
+
+ArrayRef cuda_array_ref(const py::object& object, const char* name) {
+    const py::dict cai = object.attr("__cuda_array_interface__");
+    ArrayRef r;
+    r.memory = fm::Memory::cuda;
+    r.type = pixel_type(cai["typestr"].cast<std::string>(), name);
+    for (const py::handle n : cai["shape"]) r.shape.push_back(n.cast<py::ssize_t>());
+    const auto data = cai["data"].cast<py::tuple>();
+    r.data = reinterpret_cast<void*>(data[0].cast<std::uintptr_t>());
+    r.writable = !data[1].cast<bool>();
+    if (cai.contains("mask") && !cai["mask"].is_none())
+        throw py::value_error(std::string(name) + " must not be a masked array");
+    if (!cai.contains("strides") || cai["strides"].is_none()) {  // C-contiguous
+        r.strides.assign(r.shape.size(), static_cast<py::ssize_t>(fm::pixel_size(r.type)));
+        for (std::size_t i = r.shape.size(); i-- > 1;) r.strides[i - 1] = r.strides[i] * r.shape[i];
+    } else {
+        for (const py::handle n : cai["strides"]) r.strides.push_back(n.cast<py::ssize_t>());
+    }
+    if (cai.contains("stream") && !cai["stream"].is_none())
+        r.stream = reinterpret_cast<void*>(cai["stream"].cast<std::uintptr_t>());
+    return r;
+}
+
+ArrayRef array_ref(const py::object& object, const char* name) {
+    if (!py::isinstance<py::array>(object)) {
+        if (py::hasattr(object, "__cuda_array_interface__")) return cuda_array_ref(object, name);
+        throw py::type_error(std::string(name) + " must be a NumPy array or have "
+                             "__cuda_array_interface__");
+    }
+    const auto a = py::reinterpret_borrow<py::array>(object);
+    ArrayRef r;
+    r.type = pixel_type(a, name);
+    r.data = const_cast<void*>(a.data());
+    r.writable = a.writeable();
+    r.shape.assign(a.shape(), a.shape() + a.ndim());
+    r.strides.assign(a.strides(), a.strides() + a.ndim());
+    return r;
 }
 
 // A (y, x) image or a (planes, y, x) stack whose rows are contiguous; the row and plane strides
 // are taken as they are (the library checks them).
-template <class View, class Byte>
-View image_view(const py::array& a, Byte* data, const char* name) {
-    if (a.ndim() != 2 && a.ndim() != 3)
+template <class View>
+View image_view(const ArrayRef& a, const char* name) {
+    const auto ndim = a.shape.size();
+    if (ndim != 2 && ndim != 3)
         throw py::value_error(std::string(name) + " must have 2 or 3 dimensions, got " +
-                              std::to_string(a.ndim()));
+                              std::to_string(ndim));
     View v;
-    v.type = pixel_type(a, name);
-    if (a.strides(a.ndim() - 1) != a.itemsize())
+    v.type = a.type;
+    v.memory = a.memory;
+    if (a.strides[ndim - 1] != static_cast<py::ssize_t>(fm::pixel_size(a.type)))
         throw py::value_error(std::string(name) + " must have contiguous rows");
-    v.data = data;
-    v.width = a.shape(a.ndim() - 1);
-    v.height = a.shape(a.ndim() - 2);
-    v.row_stride = a.strides(a.ndim() - 2);
-    v.planes = a.ndim() == 3 ? a.shape(0) : 1;
-    v.plane_stride = a.ndim() == 3 ? a.strides(0) : v.row_stride * v.height;
+    v.data = static_cast<decltype(v.data)>(a.data);
+    v.width = a.shape[ndim - 1];
+    v.height = a.shape[ndim - 2];
+    v.row_stride = a.strides[ndim - 2];
+    v.planes = ndim == 3 ? a.shape[0] : 1;
+    v.plane_stride = ndim == 3 ? a.strides[0] : v.row_stride * v.height;
     return v;
+}
+
+// The source and destination views of a call, from `src` and `dst` (named src_name and
+// dst_name in errors), and the stream the source's interface names.
+struct Views {
+    fm::ConstImageView in;
+    fm::ImageView out;
+    void* stream = nullptr;
+};
+
+Views views(const py::object& src, const py::object& dst, const char* src_name,
+            const char* dst_name) {
+    const ArrayRef in = array_ref(src, src_name), out = array_ref(dst, dst_name);
+    if (!out.writable) throw py::value_error(std::string(dst_name) + " must be writable");
+    if (in.memory != out.memory)
+        throw py::value_error(std::string(src_name) + " and " + dst_name +
+                              " must both be on a GPU or both in host memory");
+    return {image_view<fm::ConstImageView>(in, src_name), image_view<fm::ImageView>(out, dst_name),
+            in.stream};
 }
 
 // Calls at least this large (output pixels) run on a thread of their own when called from
@@ -122,15 +207,14 @@ std::optional<fm::Origin> origin_of(const BoxOrigin& o) {
     return fm::Origin{(*o)[2], (*o)[1], (*o)[0]};
 }
 
-fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& window,
+fm::RunInfo median2d(const py::object& src, const py::object& dst, const fm::Window& window,
                      const std::string& border, double cval, const std::string& backend,
                      const std::vector<int>& devices, const BoxOrigin& origin) {
-    if (!dst.writeable()) throw py::value_error("output must be writable");
-    const auto in = image_view<fm::ConstImageView>(
-        src, static_cast<const std::uint8_t*>(src.data()), "image");
-    const auto out = image_view<fm::ImageView>(
-        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output");
+    const Views v = views(src, dst, "image", "output");
+    const fm::ConstImageView& in = v.in;
+    const fm::ImageView& out = v.out;
     fm::MedianOptions options;
+    options.cuda_stream = v.stream;
     options.window = window;
     options.border = fm::parse_border(border, "mode");
     options.cval = cval;
@@ -143,15 +227,14 @@ fm::RunInfo median2d(const py::array& src, py::array& dst, const fm::Window& win
 }
 
 // The 3D median of the volume image (planes, y, x) into output (same shape and dtype).
-fm::RunInfo median3d(const py::array& src, py::array& dst, const fm::Window3D& window,
+fm::RunInfo median3d(const py::object& src, const py::object& dst, const fm::Window3D& window,
                      const std::string& border, double cval, const std::string& backend,
                      int device, const BoxOrigin& origin) {
-    if (!dst.writeable()) throw py::value_error("output must be writable");
-    const auto in = image_view<fm::ConstImageView>(
-        src, static_cast<const std::uint8_t*>(src.data()), "image");
-    const auto out = image_view<fm::ImageView>(
-        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output");
+    const Views v = views(src, dst, "image", "output");
+    const fm::ConstImageView& in = v.in;
+    const fm::ImageView& out = v.out;
     fm::Median3DOptions options;
+    options.cuda_stream = v.stream;
     options.window = window;
     options.border = fm::parse_border(border, "mode");
     options.cval = cval;
@@ -163,21 +246,20 @@ fm::RunInfo median3d(const py::array& src, py::array& dst, const fm::Window3D& w
 }
 
 // A (frames, y, x) stack with contiguous rows, frames outermost (the library checks the strides).
-fm::RunInfo temporal_median(const py::array& src, py::array& dst, int window,
+fm::RunInfo temporal_median(const py::object& src, const py::object& dst, int window,
                             const std::string& mode, double offset, const std::string& backend,
                             int device) {
-    if (src.ndim() != 3)
-        throw py::value_error("stack must have 3 dimensions (frames, y, x), got " +
-                              std::to_string(src.ndim()));
-    if (dst.ndim() != 3)
-        throw py::value_error("output must have 3 dimensions (frames, y, x), got " +
-                              std::to_string(dst.ndim()));
-    if (!dst.writeable()) throw py::value_error("output must be writable");
-    const auto in = image_view<fm::ConstImageView>(
-        src, static_cast<const std::uint8_t*>(src.data()), "stack");
-    const auto out = image_view<fm::ImageView>(
-        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output");
+    for (const auto& [a, name] : {std::pair{&src, "stack"}, std::pair{&dst, "output"}}) {
+        const auto ndim = py::len(a->attr("shape"));
+        if (ndim != 3)
+            throw py::value_error(std::string(name) + " must have 3 dimensions (frames, y, x), "
+                                  "got " + std::to_string(ndim));
+    }
+    const Views v = views(src, dst, "stack", "output");
+    const fm::ConstImageView& in = v.in;
+    const fm::ImageView& out = v.out;
     fm::TemporalOptions options;
+    options.cuda_stream = v.stream;
     options.window = window;
     options.mode = fm::parse_temporal_mode(mode, "mode");
     options.offset = offset;
@@ -188,16 +270,15 @@ fm::RunInfo temporal_median(const py::array& src, py::array& dst, int window,
 }
 
 // The background of every plane of image into output (same shape and dtype, rows contiguous).
-fm::RunInfo background(const py::array& src, py::array& dst, const fm::Window& window,
+fm::RunInfo background(const py::object& src, const py::object& dst, const fm::Window& window,
                        const std::string& method, const std::string& output, double offset,
                        const std::string& border, double cval, const std::string& backend,
                        const std::vector<int>& devices) {
-    if (!dst.writeable()) throw py::value_error("output_array must be writable");
-    const auto in = image_view<fm::ConstImageView>(
-        src, static_cast<const std::uint8_t*>(src.data()), "image");
-    const auto out = image_view<fm::ImageView>(
-        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output_array");
+    const Views v = views(src, dst, "image", "output_array");
+    const fm::ConstImageView& in = v.in;
+    const fm::ImageView& out = v.out;
     fm::BackgroundOptions options;
+    options.cuda_stream = v.stream;
     options.window = window;
     options.method = fm::parse_background_method(method, "method");
     options.output = fm::parse_background_output(output, "output");
@@ -230,16 +311,15 @@ std::vector<float> mask_values(const py::object& values, const char* name, int& 
 // The convolution of every plane of image into output (same shape, rows contiguous; output's
 // dtype the image's or float32): a generic mask (a 2D array, the top row first) or a separable
 // pair (row_mask along x, column_mask along y; 1D arrays), the other given as None.
-fm::RunInfo convolve(const py::array& src, py::array& dst, const py::object& mask,
+fm::RunInfo convolve(const py::object& src, const py::object& dst, const py::object& mask,
                      const py::object& row_mask, const py::object& column_mask, bool normalize,
                      const std::string& border, double cval, const std::string& backend,
                      const std::vector<int>& devices) {
-    if (!dst.writeable()) throw py::value_error("output_array must be writable");
-    const auto in = image_view<fm::ConstImageView>(
-        src, static_cast<const std::uint8_t*>(src.data()), "image");
-    const auto out = image_view<fm::ImageView>(
-        dst, static_cast<std::uint8_t*>(dst.mutable_data()), "output_array");
+    const Views v = views(src, dst, "image", "output_array");
+    const fm::ConstImageView& in = v.in;
+    const fm::ImageView& out = v.out;
     fm::ConvolveOptions options;
+    options.cuda_stream = v.stream;
     int unused_width = 0, unused_height = 0;
     options.mask = mask_values(mask, "mask", options.mask_width, options.mask_height);
     if (!options.mask.empty() && options.mask_width == 0)
