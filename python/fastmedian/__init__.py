@@ -1,7 +1,7 @@
 """fastmedian: exact median filters for microscopy images and stacks, on NVIDIA GPUs (CUDA) or
 the CPU with the same bits, for uint8, uint16 and float32 arrays, and exactly through them for
-bool, int8, int16, int32, uint32, int64, uint64, float16 and float64 (the medians; convolve
-takes the three).
+bool, int8, int16, int32, uint32, int64, uint64, float16 and float64 (the medians; the
+convolutions take them through float32).
 
     fastmedian.median_filter(image, size=5)        # NumPy arrays, scipy.ndimage's names
     fastmedian.median_filter(volume, radius=(1, 2, 2))   # 3D: ImageJ's ellipsoid, or size=(kz, ky, kx)

@@ -12,7 +12,11 @@ maps keep the order within any set of values.
 The subtracting outputs (image - median + offset) are then computed here in the array's own
 dtype, with the library's rules: integers take the offset rounded half away from zero and are
 clipped to the dtype's range; floats compute (image - median) + offset in the dtype, any NaN
-written as the quiet NaN."""
+written as the quiet NaN.
+The convolutions are no order statistic: they run in the library's float32 arithmetic on the
+image converted to float32 (exact for integers up to 2^24 in magnitude and for float16), and
+the float32 result is written in the output dtype by the library's rules for integer outputs
+(clamped to the range, NaN to its low end, then rounded half away from zero)."""
 import math
 import numbers
 from dataclasses import dataclass
@@ -96,6 +100,28 @@ def subtract(image, median, offset):
     wide = object if dt.itemsize == 8 else np.int64
     result = image.astype(wide) - median.astype(wide) + step
     return np.clip(result, lo, hi).astype(dt)
+
+
+def float32_cval(cval, dt):
+    """cval for the float32 image a convolution of dtype `dt` runs on: for integer dtypes the
+    library's rule for integer images (rounded half away from zero, clamped to the range)."""
+    if dt == np.dtype(bool):
+        return float(min(max(_round_half_away(cval), 0), 1))
+    return float(_dtype_cval(cval, dt))
+
+
+def from_float32(values, dt):
+    """A float32 result in dtype `dt` by the library's rules for integer outputs: clamped to
+    the range (NaN to its low end, as the kernels' fmaxf does), then rounded half away from
+    zero; float dtypes converted (float32 itself returned as it is)."""
+    if dt.kind == "f":
+        return values.astype(dt, copy=False)
+    lo, hi = (0, 1) if dt == np.dtype(bool) else (np.iinfo(dt).min, np.iinfo(dt).max)
+    top = float(hi)
+    if top > hi:  # 2^63 and 2^64 round up in float64: take the float below
+        top = np.nextafter(top, 0.0)
+    clamped = np.fmin(np.fmax(values.astype(np.float64), float(lo)), top)
+    return np.copysign(np.floor(np.abs(clamped) + 0.5), clamped).astype(dt)
 
 
 def _ranks(image, cval, constant, name):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _native
+from ._dtypes import library_dtype
 
 DTYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
 # scipy.ndimage's mode names, and ours, to the library's border names.
@@ -71,6 +72,12 @@ def check_image(dtype, shape):
                          f"{tuple(shape)}")
     if 0 in shape:
         raise ValueError(f"image is empty (shape {tuple(shape)})")
+
+
+def _check_convolve_image(dtype, shape):
+    """The convolutions take every dtype the medians take (through float32, _dtypes)."""
+    library_dtype(dtype)
+    check_image(np.float32, shape)
 
 
 def median_params(dtype, shape, size, radius, mode, cval, backend, device):
@@ -160,7 +167,7 @@ def convolve_params(dtype, shape, weights, mode, cval, output, normalize, backen
     wants them there; odd sides up to the library's limit; finite as float32. `output` as
     scipy's: None, a dtype or an array to write into (its dtype; the array itself is checked
     against the image by the caller)."""
-    check_image(dtype, shape)
+    _check_convolve_image(dtype, shape)
     mask = _weights(weights, len(shape))
     if not isinstance(normalize, (bool, np.bool_)):
         raise TypeError(f"normalize must be True or False, got {_shown(normalize)}")
@@ -183,7 +190,7 @@ def gaussian_params(dtype, shape, sigma, mode, cval, truncate, output, backend, 
     """The Gaussian as a separable pair of scipy's 1D masks (the library's gaussian_mask): sigma
     per axis, as scipy.ndimage.gaussian_filter takes it; 0 leaves that axis alone (the mask
     [1])."""
-    check_image(dtype, shape)
+    _check_convolve_image(dtype, shape)
     sy, sx = _sigmas(sigma, len(shape))
     if isinstance(truncate, bool) or not isinstance(truncate, numbers.Real):
         raise TypeError(f"truncate must be a number, got {_shown(truncate)}")
@@ -411,7 +418,7 @@ def _border(mode):
 def _cval(cval, dtype, border):
     if isinstance(cval, bool) or not isinstance(cval, numbers.Real):
         raise TypeError(f"cval must be a number, got {_shown(cval)}")
-    if border == "constant" and np.dtype(dtype).kind == "u" and not math.isfinite(cval):
+    if border == "constant" and np.dtype(dtype).kind in "biu" and not math.isfinite(cval):
         raise ValueError(f"cval must be finite for integer images, got {_shown(cval)}")
     return float(cval)
 

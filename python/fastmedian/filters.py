@@ -4,7 +4,7 @@ import numpy as np
 
 from . import _native
 from ._cuda_arrays import cuda_view, gpu_for, in_place, is_cuda_array, new_like, output_view
-from ._dtypes import library_keys
+from ._dtypes import NATIVE, float32_cval, from_float32, library_keys
 from ._dtypes import subtract as subtract_in_dtype  # background's keyword `subtract` is a bool
 from ._params import (background_params, channel_and_frame_axes, channel_axis_of,
                       check_background_output, convolve_params, gaussian_params, is_array,
@@ -228,7 +228,9 @@ def convolve(image, weights, mode="reflect", cval=0.0, output=None, normalize=Fa
     cval=cval); the same bits on every backend and as `fastmedian convolve` on the command line.
 
     image: uint8, uint16 or float32 array; read in place when its rows are contiguous, else
-        copied first.
+        copied first. The other dtypes of median_filter run in float32 (the image converted,
+        exact for integers up to 2^24 in magnitude) and come back in the output dtype by the
+        integer rules below (docs/python.md).
     weights: the mask, an array of real numbers of odd height and width, 1 to 63 each: 2D
         (kh, kw), or for a stack (kh, kw) or (1, kh, kw) (scipy's shape there), applied to each
         plane. Rounded to float32 (the library's precision); finite.
@@ -289,11 +291,19 @@ def gaussian_filter(image, sigma, mode="reflect", cval=0.0, truncate=4.0, output
 
 def _convolve(image, p, output):
     # `output` is an array to write into, or a dtype (already in p.output_dtype).
-    result, target = _result_and_target(output if is_array(output) else None, image, "output",
-                                        "image", p.output_dtype)
-    _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
-                     p.border, p.cval, p.backend, p.device)
-    return finished(result, target)
+    target = (checked_output(output, image, "output", "image", p.output_dtype)
+              if is_array(output) else None)
+    if image.dtype in NATIVE:
+        result = result_for(target, image.shape, p.output_dtype)
+        _native.convolve(readable_in_place(image), result, p.mask, p.row, p.column, p.normalize,
+                         p.border, p.cval, p.backend, p.device)
+        return finished(result, target)
+    # The other dtypes: the library's float32 arithmetic on the image as float32, the result
+    # written in the output dtype by its rules for integers (_dtypes).
+    as_float = result_for(target, image.shape, np.float32)
+    _native.convolve(image.astype(np.float32), as_float, p.mask, p.row, p.column, p.normalize,
+                     p.border, float32_cval(p.cval, image.dtype), p.backend, p.device)
+    return finished(from_float32(as_float, p.output_dtype), target)
 
 
 def _gpu_output(output):
@@ -339,14 +349,6 @@ def _each_channel(filter_one, array, channel_axis, into, into_name, name="image"
     for c in range(source.shape[0]):
         target[c] = filter_one(source[c], **kwargs)
     return result
-
-
-def _result_and_target(output, image, name, what="image", dtype=None):
-    """(result, target): the array the library writes (result_for) and `output` checked against
-    the image (None where there is none)."""
-    dtype = image.dtype if dtype is None else dtype
-    target = None if output is None else checked_output(output, image, name, what, dtype)
-    return result_for(target, image.shape, dtype), target
 
 
 def result_for(target, shape, dtype):

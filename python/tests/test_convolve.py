@@ -5,6 +5,8 @@ integer output within 1 of scipy's result clamped to the type. On crops of the s
 on random data, every mode; the integer rounding, NaN and Inf, normalisation, the output array
 and layouts; fastmedian.dask.convolve and gaussian_filter equal to the direct call bit for bit
 for many chunkings, in-process and on a cluster of two worker processes; bad arguments."""
+import math
+
 import dask
 import dask.array as da
 import numpy as np
@@ -332,7 +334,8 @@ W3 = np.ones((3, 3))
 
 
 @pytest.mark.parametrize("image,kwargs,error,names", [
-    (IMAGE.astype(np.float64), {"weights": W3}, TypeError, "image"),
+    (IMAGE.astype(np.complex64), {"weights": W3}, TypeError, "image"),
+    (IMAGE.astype(">u2"), {"weights": W3}, TypeError, "image must be in this machine's byte"),
     (np.zeros((2, 2, 2, 2), np.uint8), {"weights": W3}, ValueError, "image"),
     (IMAGE, {"weights": np.ones((3, 3), complex)}, TypeError, "weights"),
     (IMAGE, {"weights": [[1, 2], [3]]}, TypeError, "weights"),
@@ -381,7 +384,7 @@ def test_convolve_bad_arguments_name_the_parameter(image, kwargs, error, names):
 
 
 @pytest.mark.parametrize("image,kwargs,error,names", [
-    (IMAGE.astype(np.int32), {"sigma": 1}, TypeError, "image"),
+    (IMAGE.astype(object), {"sigma": 1}, TypeError, "image"),
     (IMAGE, {"sigma": "1"}, TypeError, "sigma"),
     (IMAGE, {"sigma": True}, TypeError, "sigma"),
     (IMAGE, {"sigma": None}, TypeError, "sigma"),
@@ -421,6 +424,99 @@ def test_cuda_equals_cpu(dtype):
                          lambda **k: fastmedian.gaussian_filter(img, (0, 3, 1.5), **k)):
                 args = dict(mode=mode, cval=5, output=out)
                 assert_same_bits(call(backend="cuda", **args), call(backend="cpu", **args))
+
+
+# --- the other dtypes, through float32 ---
+
+OTHER_DTYPES = [bool, np.int8, np.int16, np.int32, np.uint32, np.int64, np.uint64, np.float16,
+                np.float64]
+
+
+def other_image(dtype, shape, seed):
+    """Values over the dtype's range where float32 holds them exactly (|x| <= 2^20), signed
+    ones negative too; floats with fractions."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt == np.dtype(bool):
+        return rng.random(shape) > 0.5
+    if dt.kind == "f":
+        return rng.normal(0, 300, shape).astype(dt)
+    info = np.iinfo(dt)
+    return rng.integers(max(info.min, -2**20), min(info.max, 2**20), shape).astype(dt)
+
+
+def in_dtype(as_float, dtype):
+    """The library's rule for integer outputs, stated apart: NaN to the low end, clamped to the
+    range, rounded half away from zero; floats converted."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        return as_float.astype(dt)
+    lo, hi = (0, 1) if dt == np.dtype(bool) else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+    out = []
+    for v in as_float.astype(np.float64).ravel():
+        v = lo if np.isnan(v) else min(max(v, lo), hi)
+        r = math.floor(abs(v) + 0.5)
+        out.append(min(max(int(r if v >= 0 else -r), lo), hi))
+    return np.array(out, dtype=object).reshape(as_float.shape).astype(dt)
+
+
+def cval_in(cval, dtype):
+    """cval as the float32 image of a `dtype` image takes it (rounded half away from zero and
+    clamped for integers)."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        return cval
+    lo, hi = (0, 1) if dt == np.dtype(bool) else (np.iinfo(dt).min, np.iinfo(dt).max)
+    return float(min(max(math.copysign(math.floor(abs(cval) + 0.5), cval), lo), hi))
+
+
+@pytest.mark.parametrize("mode", ["reflect", "constant"])
+@pytest.mark.parametrize("dtype", OTHER_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_other_dtypes_run_in_float32_and_come_back_in_their_own(dtype, mode):
+    """The image as float32 through the library (its arithmetic), written in the image's
+    dtype by the library's integer rules, or as float32 when asked; within float32's bound of
+    scipy's float64 result."""
+    image = other_image(dtype, (2, 23, 31), seed=3)
+    weights = MASKS["3x3"][None] * 1.5  # sharpens past the range of the narrow types
+    args = dict(mode=mode, cval=-2.5, backend="cpu")
+    as_float = fastmedian.convolve(image.astype(np.float32), weights, output=np.float32,
+                                   **{**args, "cval": cval_in(-2.5, dtype)})
+    got = fastmedian.convolve(image, weights, **args)
+    assert got.dtype == np.dtype(dtype)
+    assert_same_bits(got, in_dtype(as_float, dtype))
+    assert_same_bits(fastmedian.convolve(image, weights, output=np.float32, **args), as_float)
+    into = np.full(image.shape, 7, dtype)
+    assert fastmedian.convolve(image, weights, output=into, **args) is into
+    assert_same_bits(into, got)
+    want, scale = scipy_reference(image, weights[0], mode=mode, cval=cval_in(-2.5, dtype))
+    check(as_float, want, scale, np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float64, np.uint32], ids=lambda d: np.dtype(d).name)
+def test_gaussian_of_other_dtypes(dtype):
+    image = other_image(dtype, (40, 50), seed=4)
+    got = fastmedian.gaussian_filter(image, 2.5, backend="cpu")
+    as_float = fastmedian.gaussian_filter(image.astype(np.float32), 2.5, backend="cpu")
+    assert_same_bits(got, in_dtype(as_float, dtype))
+    check(as_float, *scipy_reference(image, sigma=2.5), np.float32)
+
+
+def test_integer_outputs_of_other_dtypes_round_half_away_and_clamp():
+    image = np.array([[-3, 3, 5, -7, 100, -100]], np.int8)
+    assert fastmedian.convolve(image, [[0.5]]).tolist() == [[-2, 2, 3, -4, 50, -50]]
+    assert fastmedian.convolve(image, [[2.0]]).tolist() == [[-6, 6, 10, -14, 127, -128]]
+    big = np.array([[2**62, -2**62]], np.int64)
+    assert fastmedian.convolve(big, [[4.0]]).tolist() == [[2**63 - 1024, -2**63]]
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float64], ids=lambda d: np.dtype(d).name)
+def test_dask_convolve_of_other_dtypes_equals_direct_call(dtype):
+    image = other_image(dtype, (2, 30, 41), seed=6)
+    lazy = da.from_array(image, chunks=(1, 9, 13))
+    got = fastmedian.dask.convolve(lazy, MASKS["5x3"], mode="wrap", backend="cpu")
+    assert got.dtype == np.dtype(dtype)
+    assert_same_bits(got.compute(scheduler="threads"),
+                     fastmedian.convolve(image, MASKS["5x3"], mode="wrap", backend="cpu"))
 
 
 # --- fastmedian.dask.convolve and gaussian_filter ---
@@ -486,7 +582,7 @@ def test_dask_bad_arguments_raise_before_compute():
     with pytest.raises(ValueError, match="weights for a 3D stack"):
         fastmedian.dask.convolve(lazy, np.ones((3, 3, 3)))
     with pytest.raises(TypeError, match="image"):
-        fastmedian.dask.convolve(lazy.astype(np.int32), W3)
+        fastmedian.dask.convolve(lazy.astype(np.complex64), W3)
     with pytest.raises(ValueError, match="normalize"):
         fastmedian.dask.convolve(lazy, W3 - 1, normalize=True)
     with pytest.raises(ValueError, match="sigma"):
