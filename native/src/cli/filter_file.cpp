@@ -111,6 +111,8 @@ struct Plan {
     std::int64_t halo() const {
         return window > 0 ? window - 1 : std::min(2 * radius, volume - 1);
     }
+    // The most input steps a block reads.
+    std::int64_t most_input() const { return std::min(block + halo(), volume); }
     // The end of the block of output steps from o0.
     std::int64_t block_end(std::int64_t o0) const {
         return std::min(o0 + block, o0 - o0 % volume + volume);
@@ -203,9 +205,12 @@ Plan plan_for(const std::string& in, const tiff::StackHeader& h, const PlaneSeri
 // once no block needs them.
 class StepWindow {
 public:
-    StepWindow(tiff::StackReader& reader, const tiff::StackHeader& h, std::int64_t step)
+    // `most`: the most steps cover() is asked to hold.
+    StepWindow(tiff::StackReader& reader, const tiff::StackHeader& h, std::int64_t step,
+               std::int64_t most)
         : reader_(reader), stack_(h.type, h.width, h.height, 0), step_(step),
-          step_bytes_(static_cast<std::size_t>(h.width * h.height * step) * pixel_size(h.type)) {}
+          step_bytes_(static_cast<std::size_t>(h.width * h.height * step) * pixel_size(h.type)),
+          most_(most) {}
 
     // Holds steps [first, end) afterwards. Blocks move forward: first does not pass the steps
     // held (the reader goes on from the last), and neither bound goes back.
@@ -213,7 +218,18 @@ public:
         stack_.bytes.erase(stack_.bytes.begin(), stack_.bytes.begin() + static_cast<std::ptrdiff_t>(
                                                      (first - first_) * step_bytes_));
         first_ = first;
-        reader_.read((end - end_) * step_, stack_.bytes, progress);
+        std::int64_t read = 0;  // steps of this call read
+        if (stack_.bytes.capacity() < static_cast<std::size_t>(most_) * step_bytes_ && end > end_) {
+            // Room for the most steps at once, once a step's pixels prove the pages' size (a
+            // header alone may claim any): a buffer that grew with the blocks would be held
+            // twice, old and new, each time it moved, over the ceiling.
+            reader_.read(step_, stack_.bytes, progress);
+            stack_.bytes.reserve(static_cast<std::size_t>(most_) * step_bytes_);
+            read = 1;
+        }
+        reader_.read((end - end_ - read) * step_, stack_.bytes,
+                     progress ? [&](std::int64_t done) { progress(read * step_ + done); }
+                              : tiff::PlaneProgress());
         end_ = end;
         stack_.planes = (end_ - first_) * step_;
     }
@@ -224,6 +240,7 @@ private:
     tiff::Stack stack_;
     std::int64_t step_;
     std::size_t step_bytes_;
+    std::int64_t most_;
     std::int64_t first_ = 0, end_ = 0;
 };
 
@@ -267,7 +284,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         if (f.run(one.view(), one_out.mutable_view(), 0).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
     }
-    StepWindow input(reader, h, plan.step);
+    StepWindow input(reader, h, plan.step, plan.most_input());
     tiff::Stack dst;  // taken once the first block's pixels have proved to be in the file
     // One block shows its reading, filtering and writing; several show the planes done.
     const bool stages = plan.block_end(0) >= plan.steps;
