@@ -108,3 +108,26 @@ def small_file_limit():
 def circle_footprint(radius):
     """ImageJ's RankFilters circle of `radius` as a footprint for scipy."""
     return np.array(imagej_circle_mask(radius))
+
+
+QUIET_NAN = np.uint32(0x7FC00000)
+
+
+def sort_keys(values):
+    """Keys whose integer order is the library's float order, -Inf < ... < -0 < +0 < ... <
+    +Inf < NaN (every NaN alike)."""
+    bits = values.view(np.int32).copy()
+    bits[np.isnan(values)] = QUIET_NAN.view(np.int32)
+    return bits ^ ((bits >> 31) & 0x7FFFFFFF)
+
+
+def from_keys(keys):
+    return (keys ^ ((keys >> 31) & 0x7FFFFFFF)).view(np.float32)
+
+
+def ellipsoid(rx, ry, rz):
+    """ImageJ's createKernelEllipsoid: float radii squared in float, tested in double."""
+    v = [int(np.ceil(np.float32(r))) for r in (rx, ry, rz)]
+    inv = [1.0 / float(np.float32(r) * np.float32(r)) if r else 0.0 for r in (rx, ry, rz)]
+    z, y, x = np.mgrid[-v[2]:v[2] + 1, -v[1]:v[1] + 1, -v[0]:v[0] + 1]
+    return x * x * inv[0] + y * y * inv[1] + z * z * inv[2] <= 1.0

@@ -10,7 +10,7 @@ import pytest
 import scipy.ndimage as ndi
 import tifffile
 
-from conftest import assert_same_bits, circle_footprint
+from conftest import QUIET_NAN, assert_same_bits, circle_footprint, from_keys, sort_keys
 
 SCIPY_MODE = {"replicate": "nearest", "reflect": "reflect", "mirror": "mirror",
               "constant": "constant", "wrap": "wrap"}
@@ -19,7 +19,6 @@ BORDERS = list(SCIPY_MODE)
 CVAL = {np.dtype(np.uint8): 200, np.dtype(np.uint16): 1000, np.dtype(np.float32): 3}
 # Offsets with a fraction (integer images round it; no halves here, see the rounding test).
 OFFSET = {np.dtype(np.uint8): 20.4, np.dtype(np.uint16): -300.6, np.dtype(np.float32): 0.1}
-QUIET_NAN = np.uint32(0x7FC00000)
 
 # name: (file, crop of the first planes, rows and columns) per window size; the u16 movie's
 # first frames. Whole images or large crops for K=31; crops a little larger than the window
@@ -154,18 +153,6 @@ def test_circle_window_equals_scipy_footprint(fastmedian, images, tmp_path):
 
 NUMPY_PAD = {"replicate": "edge", "reflect": "symmetric", "mirror": "reflect", "wrap": "wrap",
              "constant": "constant"}
-
-
-def sort_keys(values):
-    """Keys whose integer order is the library's float order, -Inf < ... < -0 < +0 < ... <
-    +Inf < NaN (every NaN alike)."""
-    bits = values.view(np.int32).copy()
-    bits[np.isnan(values)] = QUIET_NAN.view(np.int32)
-    return bits ^ ((bits >> 31) & 0x7FFFFFFF)
-
-
-def from_keys(keys):
-    return (keys ^ ((keys >> 31) & 0x7FFFFFFF)).view(np.float32)
 
 
 def numpy_median(img, ky, kx, border, cval):

@@ -5,19 +5,11 @@ import pytest
 import scipy.ndimage as ndi
 import tifffile
 
-from conftest import assert_same_bits
+from conftest import assert_same_bits, ellipsoid
 
 SCIPY_MODE = {"replicate": "nearest", "reflect": "reflect", "mirror": "mirror",
               "constant": "constant", "wrap": "wrap"}
 CVAL = {np.dtype(np.uint8): 200, np.dtype(np.uint16): 1000, np.dtype(np.float32): 3}
-
-
-def ellipsoid(rx, ry, rz):
-    """ImageJ's createKernelEllipsoid: float radii squared in float, tested in double."""
-    v = [int(np.ceil(np.float32(r))) for r in (rx, ry, rz)]
-    inv = [1.0 / float(np.float32(r) * np.float32(r)) if r else 0.0 for r in (rx, ry, rz)]
-    z, y, x = np.mgrid[-v[2]:v[2] + 1, -v[1]:v[1] + 1, -v[0]:v[0] + 1]
-    return x * x * inv[0] + y * y * inv[1] + z * z * inv[2] <= 1.0
 
 
 @pytest.fixture(scope="module")

@@ -51,14 +51,13 @@ def test_line_on_a_terminal(cli, fastmedian, stack, tmp_path, command):
     rc, out, err = on_terminal(cli, command[0], stack, tmp_path / "tty.tif", *command[1:],
                                "--backend", "cpu")
     assert rc == 0, err
-    if "--project" in command or "--3d" in command:
+    if "--project" in command:
         # The whole stack at once: reading, filtering and writing, one after another.
-        written = 1 if "--project" in command else 120
-        stages = [("reading", 120), ("filtering", 120), ("writing", written)]
+        stages = [("reading", 120), ("filtering", 120), ("writing", 1)]
     else:
         # A 2D filter takes the planes in blocks (here of 3), the temporal median frames with
-        # those their windows share, each read, filtered and written: the line counts the
-        # planes done.
+        # those their windows share, the 3D median slabs of slices with those their windows
+        # reach, each read, filtered and written: the line counts the planes done.
         stages = [("filtering", 120)]
         assert "reading" not in err and "writing" not in err
     for stage, total in stages:

@@ -1,7 +1,8 @@
 """Stacks larger than memory: the 2D filters (median, background, convolve) stream runs of
-planes from file to file within --max-memory, and the temporal median blocks of frames with the
-frames their windows share, with the same output as the whole stack at once; peak memory
-measured. A stack past 4 GB is read and written as BigTIFF the same way."""
+planes from file to file within --max-memory, the temporal median blocks of frames with the
+frames their windows share, and the 3D median slabs of slices with the slices their windows
+reach, with the same output as the whole stack at once; peak memory measured. A stack past 4 GB
+is read and written as BigTIFF the same way."""
 import resource
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pytest
 import scipy.ndimage as ndi
 import tifffile
 
-from conftest import assert_same_bits
+from conftest import assert_same_bits, ellipsoid, from_keys, sort_keys
 
 COMMANDS = {
     "median": ["median", "--size", "3"],
@@ -147,3 +148,144 @@ def test_temporal_peak_memory(cli, cli_is_sanitized, stack, tmp_path):
     if cli_is_sanitized:
         pytest.skip("AddressSanitizer's shadow and quarantine swamp the figures")
     assert streamed - baseline < 8 * 1024, (streamed, baseline)
+
+
+# --- median --3d in slabs of slices ---
+
+SCIPY_MODE = {"replicate": "nearest", "reflect": "reflect", "mirror": "mirror",
+              "constant": "constant", "wrap": "wrap"}
+# (options, footprint, z radius): a box of 5 slices, and an ellipsoid reaching 4 slices on
+# either side, more than a block of 3.
+WINDOWS3D = {"box": (["--size", "3", "--zsize", "5"], np.ones((5, 3, 3), bool), 2),
+             "ellipsoid": (["--radius", "1", "--zradius", "4"], ellipsoid(1, 1, 4), 4)}
+
+
+def median3d_reference(volume, footprint, border, cval):
+    """scipy's median over the volume in the library's order: float32 through integer keys
+    (NaN above +Inf, written as 0x7FC00000)."""
+    mode = SCIPY_MODE[border]
+    if volume.dtype != np.float32:
+        return ndi.median_filter(volume, footprint=footprint, mode=mode, cval=cval)
+    keys = ndi.median_filter(sort_keys(volume), footprint=footprint, mode=mode,
+                             cval=int(sort_keys(np.array([cval], np.float32))[0]))
+    return from_keys(keys)
+
+
+def random_volume(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    if dtype != np.float32:
+        return rng.integers(0, np.iinfo(dtype).max, shape, endpoint=True).astype(dtype)
+    data = (rng.standard_normal(shape) * 100).astype(np.float32)
+    specials = np.array([np.nan, np.inf, -np.inf, -0.0], np.float32)
+    mask = rng.random(shape) < 0.1
+    data[mask] = rng.choice(specials, int(mask.sum()))
+    data[7:12, 3:15, 4:16] = np.nan  # slabs of windows mostly NaN
+    return data
+
+
+def slab_ceiling(plane_bytes, block, radius):
+    """--max-memory for blocks of `block` slices (of `plane_bytes` in and out each): their input
+    with the 2 * radius slices their windows reach, and their output."""
+    return plane_bytes * (2 * block + 2 * radius)
+
+
+@pytest.mark.parametrize("border", ["replicate", "reflect", "mirror", "constant"])
+@pytest.mark.parametrize("window", WINDOWS3D, ids=WINDOWS3D.keys())
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32], ids=["u8", "u16", "f32"])
+def test_3d_slabs_equal_scipy(fastmedian, tmp_path, dtype, window, border):
+    # 40 slices of 24 x 20 in blocks of 3 (the last of 1), each read with up to 4 slices on
+    # either side: input and output 5 to 8 times the ceiling.
+    volume = random_volume(dtype, (40, 24, 20), seed=len(border))
+    tifffile.imwrite(tmp_path / "in.tif", volume, photometric="minisblack")
+    options, footprint, radius = WINDOWS3D[window]
+    cval = 7 if border == "constant" else 0
+    ceiling = slab_ceiling(volume[0].nbytes, 3, radius)
+    r = fastmedian("median", tmp_path / "in.tif", tmp_path / "out.tif", "--3d", *options,
+                   "--border", border, *(["--cval", cval] if cval else []),
+                   "--max-memory", ceiling, "--backend", "cpu")
+    assert r.returncode == 0, r.stderr
+    assert_same_bits(tifffile.imread(tmp_path / "out.tif"),
+                     median3d_reference(volume, footprint, border, cval))
+
+
+def hyperstack_volumes(tmp_path):
+    """3 frames of 17 slices of 2 channels of 24 x 20 u16, written as an ImageJ hyperstack."""
+    data = np.random.default_rng(5).integers(0, 65535, (3, 17, 2, 24, 20)).astype(np.uint16)
+    tifffile.imwrite(tmp_path / "in.tif", data, imagej=True, metadata={"axes": "TZCYX"})
+    return data
+
+
+def per_volume(data, footprint, border):
+    """The reference over each channel and frame of a TZCYX hyperstack as a volume."""
+    want = np.empty_like(data)
+    for t in range(data.shape[0]):
+        for c in range(data.shape[2]):
+            want[t, :, c] = median3d_reference(data[t, :, c], footprint, border, 0)
+    return want
+
+
+@pytest.mark.parametrize("window", WINDOWS3D, ids=WINDOWS3D.keys())
+def test_3d_slabs_of_a_hyperstack(fastmedian, tmp_path, window):
+    # A step is a slice of both channels (1920 bytes in and out): each frame goes in blocks of
+    # 3 slices (17 = 5 x 3 + 2), and the next frame starts afresh.
+    data = hyperstack_volumes(tmp_path)
+    options, footprint, radius = WINDOWS3D[window]
+    r = fastmedian("median", tmp_path / "in.tif", tmp_path / "out.tif", "--3d", *options,
+                   "--border", "reflect", "--max-memory", str(slab_ceiling(1920, 3, radius)))
+    assert r.returncode == 0, r.stderr
+    got = tifffile.imread(tmp_path / "out.tif")
+    assert_same_bits(got.reshape(data.shape), per_volume(data, footprint, "reflect"))
+
+
+def test_3d_wrap_takes_each_volume_whole(fastmedian, tmp_path):
+    # Wrapping along z reads the volume's other end: a frame's 17 x 2 planes in and out (65280
+    # bytes) are the least, a third of the stack.
+    data = hyperstack_volumes(tmp_path)
+    args = ["median", tmp_path / "in.tif", tmp_path / "out.tif", "--3d", "--size", "3",
+            "--border", "wrap", "--max-memory"]
+    r = fastmedian(*args, "65279")
+    assert r.returncode == 1
+    assert "34 pages of 20x24 u16 (31.9 KiB) and the output need 63.8 KiB, more than the " \
+           "memory ceiling of 63.7 KiB (--max-memory; default: this machine's physical " \
+           "memory); --border wrap needs the whole volume" in r.stderr
+    r = fastmedian(*args, "65280")
+    assert r.returncode == 0, r.stderr
+    got = tifffile.imread(tmp_path / "out.tif")
+    assert_same_bits(got.reshape(data.shape), per_volume(data, np.ones((3, 3, 3), bool), "wrap"))
+    # Without a reach along z, wrap goes in slabs too (here of one slice and no halo).
+    r = fastmedian("median", tmp_path / "in.tif", tmp_path / "flat.tif", "--3d", "--size", "3",
+                   "--zsize", "1", "--border", "wrap", "--max-memory", "3840")
+    assert r.returncode == 0, r.stderr
+    got = tifffile.imread(tmp_path / "flat.tif")
+    assert_same_bits(got.reshape(data.shape), per_volume(data, np.ones((1, 3, 3), bool), "wrap"))
+
+
+def test_3d_refuses_a_slice_and_its_halo_over_the_ceiling(fastmedian, tmp_path):
+    hyperstack_file(tmp_path / "in.tif", "ZYX", (40, 24, 20), seed=2)
+    # One output slice and the 5 input slices its window reaches (5760 bytes).
+    args = ["median", tmp_path / "in.tif", tmp_path / "out.tif", "--3d", "--size", "3",
+            "--zsize", "5", "--max-memory"]
+    r = fastmedian(*args, "5759")
+    assert r.returncode == 1
+    assert "5 pages of 20x24 u16 (4.7 KiB) and the output need 5.6 KiB, more than the " \
+           "memory ceiling of 5.6 KiB" in r.stderr
+    assert fastmedian(*args, "5760").returncode == 0
+
+
+def test_3d_peak_memory(cli, cli_is_sanitized, stack, tmp_path):
+    # 64 slices of 512 KiB through 4 MiB with a 3 x 3 x 3 box: blocks of 3 slices, read with
+    # the slice on either side.
+    streamed = peak_kib(cli, "median", stack, tmp_path / "streamed.tif", "--3d", "--size", "3",
+                        "--max-memory", "4M")
+    whole = peak_kib(cli, "median", stack, tmp_path / "whole.tif", "--3d", "--size", "3")
+    assert_same_bits(tifffile.imread(tmp_path / "streamed.tif"),
+                     tifffile.imread(tmp_path / "whole.tif"))
+    tiny = tmp_path / "tiny.tif"
+    tifffile.imwrite(tiny, np.zeros((3, 8, 8), np.uint16), photometric="minisblack")
+    baseline = peak_kib(cli, "median", tiny, tmp_path / "t.tif", "--3d", "--size", "3")
+    if cli_is_sanitized:
+        pytest.skip("AddressSanitizer's shadow and quarantine swamp the figures")
+    # The 4 MiB of a slab and its output, and the filter's scratch; the whole stack in and out
+    # takes 64 MiB.
+    assert streamed - baseline < 8 * 1024, (streamed, baseline)
+    assert whole - baseline > 48 * 1024, (whole, baseline)

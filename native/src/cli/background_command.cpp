@@ -42,7 +42,7 @@ int background_command(const std::vector<std::string>& args) {
     f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
-    f.run = [&o](const ConstImageView& src, const ImageView& dst) {
+    f.run = [&o](const ConstImageView& src, const ImageView& dst, std::int64_t) {
         return background(src, dst, o);
     };
     std::string what = std::string("background ") + background_method_name(o.method) + " " +

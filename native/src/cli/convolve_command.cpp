@@ -76,7 +76,9 @@ int convolve_command(const std::vector<std::string>& args) {
     f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
-    f.run = [&o](const ConstImageView& src, const ImageView& dst) { return convolve(src, dst, o); };
+    f.run = [&o](const ConstImageView& src, const ImageView& dst, std::int64_t) {
+        return convolve(src, dst, o);
+    };
     return run_each(files, [&](const FilePair& p) {
         const FilterResult r = filter_file(p.in, p.out, f);
         if (!quiet) std::cout << summary(what, r, p.out) << "\n";

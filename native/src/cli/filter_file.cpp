@@ -40,9 +40,10 @@ double ms_since(Clock::time_point start) {
 }
 
 // Refuses when `h`'s planes and `out_planes` planes of output, held at once, are over the
-// ceiling. In double: a header may claim more bytes than 64 bits hold.
+// ceiling, adding `why` to the message where given. In double: a header may claim more bytes
+// than 64 bits hold.
 void check_memory(const std::string& in, const tiff::StackHeader& h, PixelType out_type,
-                  std::int64_t out_planes, std::uint64_t ceiling) {
+                  std::int64_t out_planes, std::uint64_t ceiling, const std::string& why = "") {
     const double plane = static_cast<double>(h.width) * h.height;
     const double input = plane * h.planes * pixel_size(h.type);
     const double need = input + plane * out_planes * pixel_size(out_type);
@@ -54,7 +55,8 @@ void check_memory(const std::string& in, const tiff::StackHeader& h, PixelType o
                         ") and the output need " + format_bytes(need) +
                         ", more than the memory ceiling of " +
                         format_bytes(static_cast<double>(ceiling)) +
-                        " (--max-memory; default: this machine's physical memory)");
+                        " (--max-memory; default: this machine's physical memory)" +
+                        (why.empty() ? "" : "; " + why));
 }
 
 }  // namespace
@@ -94,19 +96,35 @@ View series_view(View v, std::int64_t first, const PlaneSeries& s) {
 
 // How filter_file goes through a stack: in blocks of steps, a step being the planes of one
 // position along the filter's axis (a page of a 2D filter; a frame of a temporal median, every
-// channel and slice of it). Output steps [o0, o1) need input steps input(o0, o1). One step of
-// the whole stack is the stack taken whole.
+// channel and slice of it; a slice of a 3D median's volume, every channel of it). Output steps
+// [o0, o1) need input steps input(o0, o1). One step of the whole stack is the stack taken whole.
 struct Plan {
-    std::int64_t step = 1;   // planes a step
-    std::int64_t steps = 1;  // steps in the stack
-    std::int64_t block = 1;  // output steps a block
-    int window = 0;          // the temporal window N, whose frames a block reads with it
+    std::int64_t step = 1;    // planes a step
+    std::int64_t steps = 1;   // steps in the stack
+    std::int64_t volume = 1;  // steps a volume, whose end no block or halo crosses
+    std::int64_t block = 1;   // output steps a block, at most
+    int window = 0;           // the temporal window N, whose frames a block reads with it
+    std::int64_t radius = 0;  // the 3D median's z radius: steps a block reads on either side
 
-    // The input steps [first, end) that output steps [o0, o1) read.
+    // Input steps a block reads besides its own: a temporal window's N - 1 frames, or the 3D
+    // median's slices on either side within the volume.
+    std::int64_t halo() const {
+        return window > 0 ? window - 1 : std::min(2 * radius, volume - 1);
+    }
+    // The most input steps a block reads.
+    std::int64_t most_input() const { return std::min(block + halo(), volume); }
+    // The end of the block of output steps from o0.
+    std::int64_t block_end(std::int64_t o0) const {
+        return std::min(o0 + block, o0 - o0 % volume + volume);
+    }
+    // The input steps [first, end) that output steps [o0, o1) read. A 3D median's halo stops
+    // at its volume's ends, where median3d applies the border mode as in the whole volume.
     std::pair<std::int64_t, std::int64_t> input(std::int64_t o0, std::int64_t o1) const {
-        if (window == 0) return {o0, o1};
-        return {temporal_window_start(o0, steps, window),
-                temporal_window_start(o1 - 1, steps, window) + window};
+        if (window > 0)
+            return {temporal_window_start(o0, steps, window),
+                    temporal_window_start(o1 - 1, steps, window) + window};
+        const std::int64_t v0 = o0 - o0 % volume;
+        return {std::max(o0 - radius, v0), std::min(o1 + radius, v0 + volume)};
     }
 };
 
@@ -122,16 +140,21 @@ constexpr double kBlockBytes = 256.0 * (1 << 20);
 // Refuses (as check_memory) when even one block of one step is over the ceiling.
 std::int64_t block_steps(const std::string& in, const tiff::StackHeader& h, const Plan& p,
                          PixelType out_type, std::uint64_t ceiling, bool progress_shown) {
-    const std::int64_t halo = p.window > 0 ? p.window - 1 : 0;
+    // The temporal median writes the output of its halo too (its API takes no output box);
+    // median3d only the block's.
+    const std::int64_t halo = p.halo();
+    const std::int64_t out_halo = p.window > 0 ? halo : 0;
     tiff::StackHeader least = h;
     least.planes = (1 + halo) * p.step;
-    check_memory(in, least, out_type, least.planes, ceiling);
-    const double pair = static_cast<double>(h.width) * h.height * static_cast<double>(p.step) *
-                        static_cast<double>(pixel_size(h.type) + pixel_size(out_type));
+    check_memory(in, least, out_type, (1 + out_halo) * p.step, ceiling);
+    const double plane = static_cast<double>(h.width) * h.height * static_cast<double>(p.step);
+    const double in_step = plane * pixel_size(h.type), out_step = plane * pixel_size(out_type);
+    const double pair = in_step + out_step;
     const double budget = std::min(static_cast<double>(ceiling),
                                    std::max(kBlockBytes, 8.0 * static_cast<double>(1 + halo) * pair));
     std::int64_t block = static_cast<std::int64_t>(
-        std::min(static_cast<double>(p.steps), std::floor(budget / pair))) - halo;
+        std::min(static_cast<double>(p.steps),
+                 std::floor((budget - halo * in_step - out_halo * out_step) / pair)));
     if (progress_shown) block = std::min(block, std::max((p.steps + 49) / 50, 4 * halo));
     return std::max(block, std::int64_t{1});
 }
@@ -141,14 +164,19 @@ bool planewise(const StackFilter& f) { return f.axis == StackAxis::planes && !f.
 
 // The plan of `f` over the stack `h`. 2D filters go page by page. A temporal median along
 // frames goes frame by frame, keeping the frames its windows share, where a frame's planes lie
-// together in the file (along frames; along slices of a stack without frames). The others
-// take the stack whole, refused over the ceiling.
+// together in the file (along frames; along slices of a stack without frames). A 3D median
+// goes volume by volume (a frame's slices, every channel of them, lie together), in slabs of
+// slices read with the f.radius slices on either side, but takes each volume whole where its
+// window wraps around it. The others take the stack whole, refused over the ceiling.
 Plan plan_for(const std::string& in, const tiff::StackHeader& h, const PlaneSeries& series,
               const StackFilter& f, std::int64_t samples, PixelType out_type, bool progress_shown) {
     Plan p;
     const bool together = series.axis == "frames" || h.axes.frames == 1;
     if (planewise(f)) {
         p.step = samples;
+    } else if (f.radius >= 0) {
+        p.step = series.stride;
+        p.radius = f.radius;
     } else if (f.window > 0 && !f.project && series.length > 1 && together) {
         p.step = h.planes / series.length;
         p.window = f.window;
@@ -160,6 +188,15 @@ Plan plan_for(const std::string& in, const tiff::StackHeader& h, const PlaneSeri
         return p;
     }
     p.steps = h.planes / p.step;
+    p.volume = f.radius >= 0 ? series.length : p.steps;
+    if (f.wraps && p.radius > 0) {
+        tiff::StackHeader volume = h;
+        volume.planes = p.volume * p.step;
+        check_memory(in, volume, out_type, volume.planes, f.max_memory,
+                     "--border wrap needs the whole volume");
+        p.block = p.volume;
+        return p;
+    }
     p.block = block_steps(in, h, p, out_type, f.max_memory, progress_shown);
     return p;
 }
@@ -168,9 +205,12 @@ Plan plan_for(const std::string& in, const tiff::StackHeader& h, const PlaneSeri
 // once no block needs them.
 class StepWindow {
 public:
-    StepWindow(tiff::StackReader& reader, const tiff::StackHeader& h, std::int64_t step)
+    // `most`: the most steps cover() is asked to hold.
+    StepWindow(tiff::StackReader& reader, const tiff::StackHeader& h, std::int64_t step,
+               std::int64_t most)
         : reader_(reader), stack_(h.type, h.width, h.height, 0), step_(step),
-          step_bytes_(static_cast<std::size_t>(h.width * h.height * step) * pixel_size(h.type)) {}
+          step_bytes_(static_cast<std::size_t>(h.width * h.height * step) * pixel_size(h.type)),
+          most_(most) {}
 
     // Holds steps [first, end) afterwards. Blocks move forward: first does not pass the steps
     // held (the reader goes on from the last), and neither bound goes back.
@@ -178,7 +218,18 @@ public:
         stack_.bytes.erase(stack_.bytes.begin(), stack_.bytes.begin() + static_cast<std::ptrdiff_t>(
                                                      (first - first_) * step_bytes_));
         first_ = first;
-        reader_.read((end - end_) * step_, stack_.bytes, progress);
+        std::int64_t read = 0;  // steps of this call read
+        if (stack_.bytes.capacity() < static_cast<std::size_t>(most_) * step_bytes_ && end > end_) {
+            // Room for the most steps at once, once a step's pixels prove the pages' size (a
+            // header alone may claim any): a buffer that grew with the blocks would be held
+            // twice, old and new, each time it moved, over the ceiling.
+            reader_.read(step_, stack_.bytes, progress);
+            stack_.bytes.reserve(static_cast<std::size_t>(most_) * step_bytes_);
+            read = 1;
+        }
+        reader_.read((end - end_ - read) * step_, stack_.bytes,
+                     progress ? [&](std::int64_t done) { progress(read * step_ + done); }
+                              : tiff::PlaneProgress());
         end_ = end;
         stack_.planes = (end_ - first_) * step_;
     }
@@ -189,6 +240,7 @@ private:
     tiff::Stack stack_;
     std::int64_t step_;
     std::size_t step_bytes_;
+    std::int64_t most_;
     std::int64_t first_ = 0, end_ = 0;
 };
 
@@ -229,44 +281,52 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         tiff::Stack one(h.type, 1, 1, f.warmup_planes);
         tiff::Stack one_out(out_type, 1, 1, f.project ? 1 : f.warmup_planes);
         const auto start = Clock::now();
-        if (f.run(one.view(), one_out.mutable_view()).backend == Backend::cuda)
+        if (f.run(one.view(), one_out.mutable_view(), 0).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
     }
-    StepWindow input(reader, h, plan.step);
+    StepWindow input(reader, h, plan.step, plan.most_input());
     tiff::Stack dst;  // taken once the first block's pixels have proved to be in the file
     // One block shows its reading, filtering and writing; several show the planes done.
-    const bool stages = plan.block >= plan.steps;
+    const bool stages = plan.block_end(0) >= plan.steps;
     if (!stages) line.stage("filtering", h.planes);
-    for (std::int64_t o0 = 0; o0 < plan.steps; o0 += plan.block) {
-        const std::int64_t o1 = std::min(o0 + plan.block, plan.steps);
+    for (std::int64_t o0 = 0, o1; o0 < plan.steps; o0 = o1) {
+        o1 = plan.block_end(o0);
         const auto [first, end] = plan.input(o0, o1);
+        // The output steps [from, to) the run writes: the temporal median's API takes no output
+        // box, so it writes those of every input step; median3d only the block's.
+        const std::int64_t from = plan.window > 0 ? first : o0, to = plan.window > 0 ? end : o1;
         if (stages) line.stage("reading", (end - first) * plan.step);
         input.cover(first, end, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
         const tiff::Stack& src = input.stack();
-        if (dst.bytes.empty() || dst.planes < src.planes)
-            dst = tiff::Stack(out_type, h.width, h.height, f.project ? projections : src.planes);
+        const std::int64_t held = f.project ? projections : (to - from) * plan.step;
+        if (dst.bytes.empty() || dst.planes < held)
+            dst = tiff::Stack(out_type, h.width, h.height, held);
         ImageView into = dst.mutable_view();
-        into.planes = f.project ? projections : src.planes;
+        into.planes = held;
         if (stages) line.stage("filtering", src.planes);
         const auto start = Clock::now();
         if (planewise(f)) {
-            r.run = f.run(src.view(), into);
+            r.run = f.run(src.view(), into, 0);
         } else {
-            PlaneSeries block = series;  // a block's series run along its steps
-            if (plan.steps > 1) block.length = end - first;
+            // A block's series run along its steps, from their plane within a step.
+            PlaneSeries reads = series, writes = series;
+            if (plan.steps > 1) reads.length = end - first, writes.length = to - from;
             for (std::int64_t g = 0; g < projections; ++g) {
+                // Only the series of the block's volume (a 3D median's channels of one frame).
+                if (series.first[g] / plan.step / plan.volume != o0 / plan.volume) continue;
+                const std::int64_t at = series.first[g] % plan.step;
                 ImageView one = into;
                 if (f.project) one.data += g * one.plane_stride, one.planes = 1;
-                else one = series_view(one, series.first[g], block);
-                r.run = f.run(series_view(src.view(), series.first[g], block), one);
-                if (stages) line.update((g + 1) * block.length);
+                else one = series_view(one, at, writes);
+                r.run = f.run(series_view(src.view(), at, reads), one, from - first);
+                if (stages) line.update((g + 1) * reads.length);
             }
         }
         r.filter_ms += ms_since(start);
-        // Output steps [o0, o1) of the block's [first, end).
+        // Output steps [o0, o1) of the block's [from, to).
         ImageView done = into;
         if (!f.project) {
-            done.data += (o0 - first) * plan.step * done.plane_stride;
+            done.data += (o0 - from) * plan.step * done.plane_stride;
             done.planes = (o1 - o0) * plan.step;
         }
         if (stages) line.stage("writing", done.planes);
@@ -287,7 +347,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
-    f.run = [&o](const ConstImageView& src, const ImageView& dst) {
+    f.run = [&o](const ConstImageView& src, const ImageView& dst, std::int64_t) {
         return median2d(src, dst, o);
     };
     return filter_file(in, out, f);
@@ -303,8 +363,12 @@ FilterResult filter_file(const std::string& in, const std::string& out, const Me
     f.check = [&o](const std::string&, const tiff::StackHeader& h, std::int64_t) {
         check_cval(o.border, o.cval, h.type);
     };
-    f.run = [&o](const ConstImageView& src, const ImageView& dst) {
-        return median3d(src, dst, o);
+    f.radius = window3d_runs(o.window).radius_z;
+    f.wraps = o.border == Border::wrap;
+    f.run = [&o](const ConstImageView& src, const ImageView& dst, std::int64_t origin) {
+        Median3DOptions slab = o;
+        slab.origin = Origin{0, 0, origin};
+        return median3d(src, dst, slab);
     };
     return filter_file(in, out, f);
 }

@@ -49,12 +49,23 @@ struct StackFilter {
     // empty.
     std::function<void(const std::string& in, const tiff::StackHeader& input,
                        std::int64_t length)> check;
-    // Filters `src` into `dst` (same shape; the type float_output says) and says what ran.
-    std::function<RunInfo(const ConstImageView& src, const ImageView& dst)> run;
+    // Filters `src` into `dst` (the type float_output says) and says what ran. dst is as
+    // large as src, but for a 3D median's slab (radius): then it is the box of src's output
+    // from src's plane `origin` on, the planes of src around it being its halo.
+    std::function<RunInfo(const ConstImageView& src, const ImageView& dst, std::int64_t origin)>
+        run;
     // A temporal median's window N: output frame t reads the input frames from
     // temporal_window_start(t, frames, N) on, so a stack larger than memory can go in blocks
     // of frames, keeping the frames their windows share. 0: no such window.
     int window = 0;
+    // A 3D median's z radius: output slice z of a volume reads the input slices z - radius ..
+    // z + radius, clipped to the volume (where the border mode applies as in the whole one),
+    // so a stack larger than memory can go in slabs of slices, each read with that halo.
+    // -1: no such radius.
+    std::int64_t radius = -1;
+    // Whether that window wraps around the volume (Border::wrap), reading its other end: a
+    // volume is then taken whole.
+    bool wraps = false;
     // A projection: `run` writes one plane for each stack it gets, and the output holds
     // those planes (in the order of PlaneSeries::first) with its metadata made to say so.
     bool project = false;
@@ -76,7 +87,8 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
 FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o,
                          std::uint64_t max_memory, bool progress);
 
-// median3d over the whole stack as one volume; refuses a non-finite --cval for integer images.
+// median3d over the whole stack as one volume (each channel and frame of a hyperstack), in
+// slabs of slices within max_memory; refuses a non-finite --cval for integer images.
 FilterResult filter_file(const std::string& in, const std::string& out, const Median3DOptions& o,
                          std::uint64_t max_memory, bool progress);
 

@@ -100,11 +100,12 @@ const char* const kUsage = R"(usage:
   Every command that reads a TIFF (median, temporal, background, convolve, demo) also takes
       --max-memory B  the most memory the input and output planes may take together, in
                       bytes or with K, M or G (KiB, MiB, GiB): 512M, 8G. Default: the
-                      machine's memory. median, background, convolve and temporal
-                      stream a larger stack from file to file in runs of planes within it
-                      (temporal: at least N + 1 frames); median --3d and temporal
-                      --project hold the whole stack and refuse a larger input before its
-                      pixels are read
+                      machine's memory. median (also --3d), background, convolve and
+                      temporal stream a larger stack from file to file in runs of planes
+                      within it (temporal: at least N + 1 frames; median --3d: a slice
+                      and the 2 RZ it reaches); temporal --project holds the whole stack,
+                      median --3d --border wrap each volume; each refuses a larger one
+                      before its pixels are read
   Every output keeps its input's metadata: ImageJ's hyperstack axes, calibration, labels
       and lookup tables, the resolution tags and OME-XML (with the pixel type written).
       RGB TIFFs (24-bit, or ImageJ's 48-bit) are filtered channel by channel.

@@ -110,11 +110,11 @@ int temporal_command(const std::vector<std::string>& args) {
                              std::to_string(frames) + " frames of " + in + each);
     };
     if (project)
-        f.run = [&o](const ConstImageView& src, const ImageView& dst) {
+        f.run = [&o](const ConstImageView& src, const ImageView& dst, std::int64_t) {
             return project_frames(src, dst, o);
         };
     else
-        f.run = [&o](const ConstImageView& src, const ImageView& dst) {
+        f.run = [&o](const ConstImageView& src, const ImageView& dst, std::int64_t) {
             return temporal_median(src, dst, o);
         };
     return run_each(files, [&](const FilePair& p) {
