@@ -67,9 +67,11 @@ def cuda_view(a, name):
         raise ValueError(f"{name} must not be a masked array")
     shape = tuple(int(n) for n in cai["shape"])
     strides = cai.get("strides")
-    if strides is None:  # C-contiguous
-        strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dtype.itemsize
-                        for i in range(len(shape)))
+    if strides is None:  # C-contiguous (plain ints: np.prod would cost more than the filter)
+        strides, step = [], dtype.itemsize
+        for n in reversed(shape):
+            strides.insert(0, step)
+            step *= n
     pointer, readonly = cai["data"]
     return CudaView(int(pointer), shape, tuple(int(s) for s in strides), dtype, bool(readonly),
                     cai.get("stream"), _gpu_of(a, name))
