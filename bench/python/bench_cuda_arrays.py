@@ -1,8 +1,9 @@
 """CuPy arrays against NumPy arrays through fastmedian's Python functions (a program, not a test),
 on one GPU: the same filter called with a CuPy array (filtered on the GPU in place, no
 transfer) and with a NumPy array (copied to the GPU and back by the library), 4096 x 4096, on
-the four kinds of data of DESIGN.md. Times are medians of CUDA-event timings after a warm-up,
-in Gpix/s; the identity (a CuPy copy of the image) is the floor of a device-resident call.
+the four kinds of data of DESIGN.md. Times are medians of CUDA-event timings of calls in a row
+(up to 20, about 5 ms) after a warm-up, in Gpix/s; the identity (a CuPy copy of the image) is
+the floor of a device-resident call.
 
 Run on the GPU machine with the package importable (pip install . or PYTHONPATH):
     python3 bench/python/bench_cuda_arrays.py [--image PATH.tif]
@@ -47,18 +48,23 @@ def shared_image(path):
     return np.tile(image, reps)[:SIDE, :SIDE].astype(np.uint16)
 
 
-def gpu_ms(call):
-    """Median CUDA-event time of call() on the current stream, after one warm-up run."""
-    call()
-    times = []
-    for _ in range(REPEATS):
-        start, end = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
+def events_ms(call, count):
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    start.record()
+    for _ in range(count):
         call()
-        end.record()
-        end.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, end))
-    return statistics.median(times)
+    end.record()
+    end.synchronize()
+    return cp.cuda.get_elapsed_time(start, end) / count
+
+
+def gpu_ms(call):
+    """Median CUDA-event time of one call() on the current stream, after a warm-up: each sample
+    times calls in a row (as many as take about 5 ms, at most 20), as a loop over images makes
+    them; a single short call's time would be mostly the host's jitter."""
+    call()
+    batch = max(1, min(20, int(5.0 / events_ms(call, 1))))
+    return statistics.median(events_ms(call, batch) for _ in range(REPEATS))
 
 
 FILTERS = {
