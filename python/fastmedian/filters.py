@@ -172,7 +172,8 @@ def background(image, size=None, radius=None, method="exact", subtract=True, off
         "separable" (size only), an approximate median: a median of k values along y,
         then a median of k values along x of that result, each with the same mode (the same as
         scipy's median_filter with size (k, 1), then with size (1, k)). On the CPU it is
-        faster than "exact" for uint16 and float32, not for uint8 (docs/cli.md, --method).
+        faster than "exact" for uint16 and float32 from k 15, not for uint8 or smaller
+        windows (docs/cli.md, --method).
     subtract: True writes image - background + offset: for uint8/uint16 the offset rounded to
         the nearest integer (halves away from zero) and the result clipped to the type; for
         float32 (image - background) + float32(offset), computed in float32. False writes the

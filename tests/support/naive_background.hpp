@@ -57,7 +57,7 @@ inline void naive_background(Stack& src, Stack& dst, const fastmedian::Backgroun
 inline void expect_background_equals_naive(fastmedian::Backend backend, bool reference) {
     namespace fm = fastmedian;
     struct Shape { std::int64_t w, h, planes; int k; };
-    // k 15 and up take the separable median's histograms on u8 and u16, shorter ones on u8.
+    // u8 from k 15 takes the separable median's histograms, shorter windows sorted ones.
     const Shape shapes[] = {{37, 23, 2, 3}, {41, 29, 1, 9}, {45, 33, 1, 31}, {70, 12, 1, 65},
                             {20, 13, 1, 65}, {31, 17, 1, 15}};
     for (fm::PixelType type : kAllTypes)

@@ -109,35 +109,31 @@ void rows_fast(Plane<T>& p) {
     });
 }
 
-// 8- and 16-bit keys: sliding histograms, whose step costs the same whatever the window
-// (sliding_histogram.hpp), where a sorted window's costs O(window). The columns go as rows of
-// the transposed plane, so both passes read memory in order.
-template <class K>
-constexpr bool kHistogramKeys = std::is_same_v<K, std::uint8_t> || std::is_same_v<K, std::uint16_t>;
+// 8-bit keys in windows from kHistogramFromWindow on: sliding histograms, whose step costs
+// about the same whatever the window (sliding_histogram.hpp), where a sorted window's costs
+// O(window). The columns go as rows of the transposed plane, so both passes read memory in
+// order. Shorter windows on noisy data move the rank's bin far each step, and 16-bit keys far
+// more: they keep the sorted windows, whose cost does not depend on the data. (Measured on 2
+// cores, u8 and u16 stacks, smooth and full-range noise: the closing note of the session that
+// added them.)
+constexpr std::int64_t kHistogramFromWindow = 15;
 
-// Windows from this long on take the histograms. 8-bit keys have few bins to cross; 16-bit
-// keys in short windows on noisy data jump across many bins a step, where a sorted window of a
-// few keys is cheaper (the crossover, measured on 2 cores on u16 stacks with noise, lies near
-// 15).
-template <class K>
-constexpr std::int64_t kHistogramFromWindow = sizeof(K) == 1 ? 1 : 15;
-
-// Rows per task: a task fills a histogram of its own (128 KB for 16-bit keys) once.
+// Rows per task, each task with a histogram of its own.
 constexpr std::int64_t kHistogramRowsPerTask = 32;
 
 // The 1D median along each of `rows` rows of `width` keys of `in` into `out`, the padded
 // positions read through `xs` (border_table; -1 reads `outside`).
-template <class K>
-void histogram_rows(const K* in, K* out, std::int64_t rows, std::int64_t width,
-                    const std::vector<std::int64_t>& xs, int radius, K outside, int threads) {
+void histogram_rows(const std::uint8_t* in, std::uint8_t* out, std::int64_t rows,
+                    std::int64_t width, const std::vector<std::int64_t>& xs, int radius,
+                    std::uint8_t outside, int threads) {
     const std::int64_t n = 2 * radius + 1;
     const std::int64_t tasks = (rows + kHistogramRowsPerTask - 1) / kHistogramRowsPerTask;
     parallel_for(tasks, threads, [&](std::int64_t task) {
-        SlidingHistogram<K> window(radius);
+        SlidingHistogram window(radius);
         const std::int64_t y0 = task * kHistogramRowsPerTask;
         for (std::int64_t y = y0; y < std::min(rows, y0 + kHistogramRowsPerTask); ++y) {
-            const K* row = in + y * width;
-            K* median = out + y * width;
+            const std::uint8_t* row = in + y * width;
+            std::uint8_t* median = out + y * width;
             auto key = [&](std::int64_t c) { return xs[c] < 0 ? outside : row[xs[c]]; };
             for (std::int64_t c = 0; c < n; ++c) window.add(key(c));
             for (std::int64_t x = 0; x < width; ++x) {
@@ -146,15 +142,15 @@ void histogram_rows(const K* in, K* out, std::int64_t rows, std::int64_t width,
                 window.remove(key(x));
                 window.add(key(x + n));
             }
-            // Empty again for the next row (cheaper than clearing 64K bins).
+            // Empty again for the next row, its rank's bin kept as the next walk's start.
             for (std::int64_t c = width - 1; c < width - 1 + n; ++c) window.remove(key(c));
         }
     });
 }
 
 // in (rows x cols) -> out (cols x rows), in tiles that stay in cache.
-template <class K>
-void transpose(const K* in, K* out, std::int64_t rows, std::int64_t cols, int threads) {
+void transpose(const std::uint8_t* in, std::uint8_t* out, std::int64_t rows, std::int64_t cols,
+               int threads) {
     constexpr std::int64_t kTile = 64;
     parallel_for((rows + kTile - 1) / kTile, threads, [&](std::int64_t band) {
         const std::int64_t y0 = band * kTile, y1 = std::min(rows, y0 + kTile);
@@ -167,29 +163,21 @@ void transpose(const K* in, K* out, std::int64_t rows, std::int64_t cols, int th
 
 // Both passes: keys -> keys, through smooth (the caller swaps them, as after the sorted
 // windows' passes).
-template <class T>
-void passes_histogram(Plane<T>& p) {
-    using K = typename Plane<T>::K;
-    if constexpr (kHistogramKeys<K>) {  // else histogram_fits says no before
-        const int threads = p.threads();
-        // Down the columns: keys, transposed into smooth, filtered into keys, transposed back.
-        transpose<K>(p.keys.data(), p.smooth.data(), p.height, p.width, threads);
-        histogram_rows<K>(p.smooth.data(), p.keys.data(), p.width, p.height,
-                          border_table(p.height, p.radius, p.border), p.radius, p.outside,
-                          threads);
-        transpose<K>(p.keys.data(), p.smooth.data(), p.width, p.height, threads);
-        // Along the rows: smooth -> keys.
-        histogram_rows<K>(p.smooth.data(), p.keys.data(), p.height, p.width,
-                          border_table(p.width, p.radius, p.border), p.radius, p.outside,
-                          threads);
-    }
+void passes_histogram(Plane<std::uint8_t>& p) {
+    const int threads = p.threads();
+    // Down the columns: keys, transposed into smooth, filtered into keys, transposed back.
+    transpose(p.keys.data(), p.smooth.data(), p.height, p.width, threads);
+    histogram_rows(p.smooth.data(), p.keys.data(), p.width, p.height,
+                   border_table(p.height, p.radius, p.border), p.radius, p.outside, threads);
+    transpose(p.keys.data(), p.smooth.data(), p.width, p.height, threads);
+    // Along the rows: smooth -> keys.
+    histogram_rows(p.smooth.data(), p.keys.data(), p.height, p.width,
+                   border_table(p.width, p.radius, p.border), p.radius, p.outside, threads);
 }
 
 template <class T>
-bool histogram_fits(const Plane<T>& p) {
-    using K = typename Plane<T>::K;
-    if constexpr (kHistogramKeys<K>) return 2 * p.radius + 1 >= kHistogramFromWindow<K>;
-    return false;
+bool uses_histogram(const Plane<T>& p) {
+    return std::is_same_v<T, std::uint8_t> && 2 * p.radius + 1 >= kHistogramFromWindow;
 }
 
 // The references: every window copied out and nth_element'ed.
@@ -232,8 +220,8 @@ void run(const ConstImageView& src, const ImageView& dst, int radius, Border bor
         if (reference) {
             columns_reference(p);
             rows_reference(p);
-        } else if (histogram_fits(p)) {
-            passes_histogram(p);
+        } else if (uses_histogram(p)) {
+            if constexpr (std::is_same_v<T, std::uint8_t>) passes_histogram(p);
         } else {
             columns_fast(p);
             rows_fast(p);
