@@ -7,6 +7,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ._params import rows_in_order
+
 LIBRARY_DTYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
 CUDA_DLPACK_DEVICE = 2  # DLPack's kDLCUDA
 
@@ -140,11 +142,10 @@ def in_place(view, name):
     """`view` where the library can read or write it as it lies (contiguous rows, rows and
     planes in increasing, non-overlapping order), else ValueError naming `name`: GPU arrays are
     not copied."""
-    s, n = view.strides, view.shape
     item = view.dtype.itemsize
-    if not (s[-1] == item and s[-2] >= n[-1] * item and (view.ndim == 2 or s[0] >= s[1] * n[1])
-            and view.pointer % item == 0):
+    if not (rows_in_order(view.shape, view.strides, item) and view.pointer % item == 0):
         raise ValueError(f"{name} must have contiguous rows, rows and planes in increasing order, "
-                         f"for the filter to read it in place on the GPU (strides {s}); make a "
+                         f"for the filter to read it in place on the GPU (strides "
+                         f"{view.strides}); make a "
                          "contiguous copy first (cupy.ascontiguousarray, tensor.contiguous())")
     return view

@@ -74,6 +74,13 @@ def check_image(dtype, shape):
         raise ValueError(f"image is empty (shape {tuple(shape)})")
 
 
+def rows_in_order(shape, strides, itemsize):
+    """Whether an array of this layout has contiguous rows, and rows and planes in increasing,
+    non-overlapping order: the layout the library reads and writes in place."""
+    return (strides[-1] == itemsize and strides[-2] >= shape[-1] * itemsize and
+            (len(shape) == 2 or strides[0] >= strides[1] * shape[1]))
+
+
 def _check_convolve_image(dtype, shape):
     """The convolutions take every dtype the medians take (through float32, _dtypes)."""
     library_dtype(dtype)

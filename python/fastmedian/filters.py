@@ -8,6 +8,7 @@ from ._dtypes import NATIVE, float32_cval, from_float32, library_keys
 from ._dtypes import subtract as subtract_in_dtype  # background's keyword `subtract` is a bool
 from ._params import (background_params, channel_and_frame_axes, channel_axis_of,
                       check_background_output, convolve_params, gaussian_params, is_array,
+                      rows_in_order,
                       median_params, one_device, temporal_params)
 
 
@@ -405,8 +406,4 @@ def readable_in_place(image):
 
 
 def _lies_in_place(image):
-    s = image.strides
-    item = image.itemsize
-    in_order = (s[-1] == item and s[-2] >= image.shape[-1] * item and
-                (image.ndim == 2 or s[0] >= s[1] * image.shape[1]))
-    return in_order and image.flags.aligned
+    return rows_in_order(image.shape, image.strides, image.itemsize) and image.flags.aligned
