@@ -1,10 +1,11 @@
-// ImageJ's RankFilters median on the same images as fastmedian_bench_cpu: the raw planes of
-// bench/gpu/images, mirror-tiled to size x size, radius r = (k-1)/2 for k = 3, 5, 7, 11, 21
-// (ImageJ's circle; ours is measured on the same circle). Median of `runs` timed calls after
-// one warm-up, each on a fresh copy of the image (RankFilters filters in place).
+// ImageJ's RankFilters median on the inputs fastmedian_bench_cpu wrote with --dump: every kind of
+// data (<kind>_<type>_<W>x<H>.raw, little-endian rows; bench/common/data_kinds.hpp), radius
+// r = (k-1)/2 for k = 3, 5, 7, 11, 21 (ImageJ's circle; ours is measured on the same circle;
+// larger radii take ImageJ minutes a call). Median of `runs` timed calls after one warm-up, each
+// on a fresh copy of the image (RankFilters filters in place).
 //
 //   javac -cp /usr/share/java/ij.jar -d OUT ImageJMedianBench.java
-//   java -cp /usr/share/java/ij.jar:OUT ImageJMedianBench IMAGES SIZE RUNS OUT.tsv
+//   java -cp /usr/share/java/ij.jar:OUT ImageJMedianBench DUMP_DIR RUNS OUT.tsv
 import ij.Prefs;
 import ij.plugin.filter.RankFilters;
 import ij.process.ByteProcessor;
@@ -22,22 +23,25 @@ import java.util.Arrays;
 
 public class ImageJMedianBench {
     public static void main(String[] args) throws IOException {
-        File images = new File(args[0]);
-        int size = Integer.parseInt(args[1]);
-        int runs = Integer.parseInt(args[2]);
+        File inputs = new File(args[0]);
+        int runs = Integer.parseInt(args[1]);
         int threads = Prefs.getThreads();
-        System.out.printf("ImageJ %s RankFilters, %dx%d, median of %d runs, %d threads%n",
-                ij.IJ.getVersion(), size, size, runs, threads);
-        try (PrintWriter out = new PrintWriter(new FileWriter(args[3]))) {
+        System.out.printf("ImageJ %s RankFilters, median of %d runs, %d threads%n",
+                ij.IJ.getVersion(), runs, threads);
+        try (PrintWriter out = new PrintWriter(new FileWriter(args[2]))) {
             for (String type : new String[] {"u8", "u16", "f32"}) {
-                ImageProcessor image = tiled(images, type, size);
-                for (int k : new int[] {3, 5, 7, 11, 21}) {
-                    int radius = (k - 1) / 2;
-                    double mpix = (double) size * size / 1e6 / medianSeconds(image, radius, runs);
-                    System.out.printf("imagej   %-4s circle%-4d %10.1f Mpix/s  (%d threads)%n",
-                            type, radius, mpix, threads);
-                    out.printf("imagej\t%s\tcircle%d\t%f\t%d%n", type, radius, mpix, threads);
-                    out.flush();
+                for (String kind : new String[] {"images", "flat", "noise"}) {
+                    ImageProcessor image = read(inputs, kind, type);
+                    if (image == null) continue;
+                    for (int k : new int[] {3, 5, 7, 11, 21}) {
+                        int radius = (k - 1) / 2;
+                        double mpix = (double) image.getWidth() * image.getHeight() / 1e6
+                                / medianSeconds(image, radius, runs);
+                        System.out.printf("imagej   %-4s %-7s circle%-4d %10.1f Mpix/s  (%d threads)%n",
+                                type, kind, radius, mpix, threads);
+                        out.printf("imagej\t%s\t%s\tcircle%d\t%f\t%d%n", type, kind, radius, mpix, threads);
+                        out.flush();
+                    }
                 }
             }
         }
@@ -57,30 +61,27 @@ public class ImageJMedianBench {
         return t[runs / 2];
     }
 
-    // The one <type>_<W>x<H>.raw in `dir` (little-endian rows), mirror-tiled like raw_image.cpp.
-    static ImageProcessor tiled(File dir, String type, int size) throws IOException {
+    // The dumped <kind>_<type>_<W>x<H>.raw in `dir`, or null where the kind was not dumped for
+    // the type (flat is f32 only).
+    static ImageProcessor read(File dir, String kind, String type) throws IOException {
+        String prefix = kind + "_" + type + "_";
         for (File f : dir.listFiles()) {
             String name = f.getName();
-            if (!name.startsWith(type + "_") || !name.endsWith(".raw")) continue;
-            String[] wh = name.substring(type.length() + 1, name.length() - 4).split("x");
+            if (!name.startsWith(prefix) || !name.endsWith(".raw")) continue;
+            String[] wh = name.substring(prefix.length(), name.length() - 4).split("x");
             int w = Integer.parseInt(wh[0]), h = Integer.parseInt(wh[1]);
             ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(f.toPath())).order(ByteOrder.LITTLE_ENDIAN);
-            ImageProcessor ip = type.equals("u8") ? new ByteProcessor(size, size)
-                    : type.equals("u16") ? new ShortProcessor(size, size) : new FloatProcessor(size, size);
-            for (int y = 0; y < size; y++)
-                for (int x = 0; x < size; x++) {
-                    int i = fold(y, h) * w + fold(x, w);
+            ImageProcessor ip = type.equals("u8") ? new ByteProcessor(w, h)
+                    : type.equals("u16") ? new ShortProcessor(w, h) : new FloatProcessor(w, h);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    int i = y * w + x;
                     if (type.equals("u8")) ip.set(x, y, b.get(i) & 0xFF);
                     else if (type.equals("u16")) ip.set(x, y, b.getShort(2 * i) & 0xFFFF);
                     else ip.setf(x, y, b.getFloat(4 * i));
                 }
             return ip;
         }
-        throw new IOException("no " + type + "_WxH.raw in " + dir);
-    }
-
-    static int fold(int i, int n) {
-        int m = i % (2 * n);
-        return m < n ? m : 2 * n - 1 - m;
+        return null;
     }
 }

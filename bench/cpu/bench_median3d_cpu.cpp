@@ -1,7 +1,9 @@
-// CPU 3D median throughput: our median3d on a volume of uniformly random values (the networks'
-// speed does not depend on the data; sorting's does little on such noise).
+// CPU 3D median throughput: our median3d on volumes of every kind of data (data_kinds.hpp: the
+// shared bead stack mirror-tiled, f32 with fractions, full-range noise, f32 with every value
+// distinct).
 //
-//   fastmedian_bench_median3d_cpu [--size 256x256x64] [--runs 7]
+//   fastmedian_bench_median3d_cpu [--images bench/gpu/images] [--size 256x256x64] [--runs 7]
+//                                 [--data all|images,flat,noise]
 //
 // Windows: boxes 3x3x3 and 5x5x5, ImageJ ellipsoids of radius 1 and 2, replicate border, on all
 // cores (run under `taskset -c 0` for one core). Each figure is the median of `runs` timed
@@ -11,13 +13,13 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "fastmedian/fastmedian.hpp"
+#include "data_kinds.hpp"
 #include "median_seconds.hpp"
 
 namespace fm = fastmedian;
@@ -25,6 +27,7 @@ namespace fm = fastmedian;
 namespace {
 
 struct Args {
+    std::string images = "bench/gpu/images", data = "all";
     std::int64_t width = 256, height = 256, depth = 64;
     int runs = 7;
 };
@@ -38,6 +41,10 @@ Args parse(int argc, char** argv) {
                 throw std::runtime_error("--size takes WxHxD");
         } else if (key == "--runs") {
             a.runs = std::stoi(argv[i + 1]);
+        } else if (key == "--images") {
+            a.images = argv[i + 1];
+        } else if (key == "--data") {
+            a.data = argv[i + 1];
         } else {
             throw std::runtime_error("unknown option " + key);
         }
@@ -45,28 +52,13 @@ Args parse(int argc, char** argv) {
     return a;
 }
 
-// A dense width x height x depth view of `type` over `bytes`.
-template <class View, class Byte>
-View volume_view(Byte* bytes, fm::PixelType type, const Args& a) {
-    View v;
-    v.data = bytes;
-    v.type = type;
-    v.width = a.width;
-    v.height = a.height;
-    v.planes = a.depth;
-    v.row_stride = a.width * static_cast<std::int64_t>(fm::pixel_size(type));
-    v.plane_stride = v.row_stride * a.height;
-    return v;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) try {
     const Args args = parse(argc, argv);
-    const std::int64_t voxels = args.width * args.height * args.depth;
-    std::printf("CPU 3D median, %ldx%ldx%ld random volume, median of %d runs, %u hardware threads\n",
-                args.width, args.height, args.depth, args.runs, std::thread::hardware_concurrency());
-    std::mt19937 rng(1);
+    std::printf("CPU 3D median, %ldx%ldx%ld volumes, data %s, median of %d runs, %u hardware threads\n",
+                args.width, args.height, args.depth, args.data.c_str(), args.runs,
+                std::thread::hardware_concurrency());
     const struct {
         const char* name;
         fm::Window3D window;
@@ -75,27 +67,24 @@ int main(int argc, char** argv) try {
                    {"ellipsoid1", fm::Window3D::ellipsoid(1)},
                    {"ellipsoid2", fm::Window3D::ellipsoid(2)}};
     for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
-        const std::size_t bytes = static_cast<std::size_t>(voxels) * fm::pixel_size(type);
-        std::vector<std::uint8_t> src(bytes), dst(bytes);
-        for (std::size_t i = 0; i < bytes; i += fm::pixel_size(type)) {
-            const std::uint32_t v = rng();
-            if (type == fm::PixelType::f32) {
-                const float f = static_cast<float>(v % 65536) / 255.0f;
-                std::memcpy(&src[i], &f, sizeof f);
-            } else {
-                std::memcpy(&src[i], &v, fm::pixel_size(type));
+        const bench::HostImage beads =
+            bench::bead_volume(args.images, type, args.width, args.height, args.depth);
+        for (const std::string& kind : bench::data_kinds(args.data, type)) {
+            const bench::HostImage src = bench::make_input(kind, beads);
+            std::vector<std::uint8_t> dst(src.bytes.size());
+            const fm::ConstImageView in = src.view();
+            fm::ImageView out;
+            std::memcpy(static_cast<void*>(&out), &in, sizeof out);
+            out.data = dst.data();
+            for (const auto& w : windows) {
+                fm::Median3DOptions options;
+                options.backend = fm::Backend::cpu;
+                options.window = w.window;
+                const double s = median_seconds(args.runs, [&] { fm::median3d(in, out, options); });
+                std::printf("%-4s %-7s %-10s %10.1f Mvox/s\n", fm::pixel_type_name(type), kind.c_str(),
+                            w.name, static_cast<double>(src.pixels()) / 1e6 / s);
+                std::fflush(stdout);
             }
-        }
-        const auto in = volume_view<fm::ConstImageView>(src.data(), type, args);
-        const auto out = volume_view<fm::ImageView>(dst.data(), type, args);
-        for (const auto& w : windows) {
-            fm::Median3DOptions options;
-            options.backend = fm::Backend::cpu;
-            options.window = w.window;
-            const double s = median_seconds(args.runs, [&] { fm::median3d(in, out, options); });
-            std::printf("%-4s %-10s %10.1f Mvox/s\n", fm::pixel_type_name(type), w.name,
-                        static_cast<double>(voxels) / 1e6 / s);
-            std::fflush(stdout);
         }
     }
     return 0;

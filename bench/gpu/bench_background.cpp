@@ -1,19 +1,22 @@
 // Large-window median throughput: fastmedian's background (method exact, which is median2d,
-// and method separable, output background) on device-resident images tiled from the shared
-// images, beside the identity kernel and NPP's median in the same run, and the published 2D
-// wavelet matrix figures of docs/design.md (measured on the same machine kind).
+// and method separable, output background) on device-resident images of every kind of data
+// (data_kinds.hpp: the shared images tiled, f32 with fractions, full-range noise, f32 with every
+// value distinct), beside the identity kernel and NPP's median in the same run, and the
+// published 2D wavelet matrix figures of docs/design.md (measured on the same machine kind).
 //
 //   fastmedian_bench_background --images bench/gpu/images [--size 4096] [--runs 7]
 //       [--k 31,65,129,255] [--types u8,u16,f32] [--methods exact,separable] [--npp 1] [--json FILE]
-//       [--data images|walk|noise]
+//       [--data all|images,flat,noise,walk] [--dump DIR]
 //
-// --data walk|noise takes synthetic images instead (raw_image.hpp): the exact medians' sliding
-// histograms take longer where the median moves far between neighbouring outputs.
+// The exact medians' sliding histograms take longer where the median moves far between
+// neighbouring outputs, and the ranked paths where a plane holds many distinct values.
+// --dump writes each input to DIR (data_kinds.hpp, dump_input) for cupy_peer.py to read.
 //
 // Each figure is the median over `runs` timed batches (CUDA events) after warm-up; Gpix/s counts
-// output pixels. Before timing, every configuration is checked: the GPU result on a 256 x 256
-// corner equals the CPU backend's. NPP filters the valid interior only, runs for k up to 65,
-// and only once where one call takes over a second.
+// output pixels. Before timing, every configuration is checked: the GPU result on a 512 x 512
+// corner (more distinct values than a rank table holds, on noise) equals the CPU backend's. NPP
+// filters the valid interior only, runs for k up to 65, and only once where one call takes over
+// a second.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -28,7 +31,7 @@
 #include "fastmedian/fastmedian.hpp"
 #include "device_image.hpp"
 #include "identity_kernel.hpp"
-#include "raw_image.hpp"
+#include "data_kinds.hpp"
 #ifdef FASTMEDIAN_BENCH_NPP
 #include "npp_median.hpp"
 #endif
@@ -66,9 +69,9 @@ double time_ms(const std::function<void()>& call, cudaStream_t stream, int runs,
     return ms[ms.size() / 2];
 }
 
-// GPU versus CPU backend on the image's top-left 256 x 256 corner, as an image of its own.
+// GPU versus CPU backend on the image's top-left 512 x 512 corner, as an image of its own.
 bool gpu_equals_cpu(const bench::HostImage& img, fm::BackgroundOptions o) {
-    const std::int64_t n = std::min<std::int64_t>(256, img.width);
+    const std::int64_t n = std::min<std::int64_t>(512, img.width);
     const std::size_t px = fm::pixel_size(img.type);
     fm::ConstImageView src;
     src.data = img.bytes.data();
@@ -93,7 +96,7 @@ bool gpu_equals_cpu(const bench::HostImage& img, fm::BackgroundOptions o) {
 }
 
 struct Row {
-    std::string type, method;
+    std::string type, data, method;
     int k;
     double gpix;
     bool exact;
@@ -106,7 +109,7 @@ const std::map<int, std::vector<double>> kWaveletMatrix = {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string images = "bench/gpu/images", json, data = "images";
+    std::string images = "bench/gpu/images", json, data = "all", dump;
     std::int64_t size = 4096;
     int runs = 7;
     std::vector<int> sizes = {31, 65, 129, 255};
@@ -119,6 +122,7 @@ int main(int argc, char** argv) {
         else if (a == "--runs") runs = std::stoi(v);
         else if (a == "--json") json = v;
         else if (a == "--data") data = v;
+        else if (a == "--dump") dump = v;
         else if (a == "--types") types = v;
         else if (a == "--methods") methods = v;
         else if (a == "--npp") with_npp = v != "0";
@@ -137,19 +141,16 @@ int main(int argc, char** argv) {
     try {
         if (fm::cuda_devices().empty())
             throw std::runtime_error("no CUDA device: " + fm::cuda_unavailable_reason());
-        std::printf("device: %s; image %ldx%ld %s; %d runs\n", fm::cuda_devices()[0].name.c_str(),
-                    size, size, bench::describe_input(data).c_str(), runs);
+        std::printf("device: %s; image %ldx%ld, data %s; %d runs\n", fm::cuda_devices()[0].name.c_str(),
+                    size, size, data.c_str(), runs);
         cudaStream_t stream;
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         std::vector<Row> rows;
         for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
             if (types.find(fm::pixel_type_name(type)) == std::string::npos) continue;
-            const bench::HostImage img = bench::input_image(images, data, type, size);
+            const bench::HostImage shared = bench::tile(bench::read_raw(images, type), size);
             const std::int64_t row_bytes = size * static_cast<std::int64_t>(fm::pixel_size(type));
             DeviceImage d_src(row_bytes, size), d_dst(row_bytes, size);
-            check(cudaMemcpy2D(d_src.ptr, d_src.pitch, img.bytes.data(), row_bytes, row_bytes,
-                               size, cudaMemcpyHostToDevice),
-                  "upload");
             const double pixels = static_cast<double>(size) * size;
             const std::string tn = fm::pixel_type_name(type);
             DeviceImage a(size * size * fm::pixel_size(type), 1), b(size * size * fm::pixel_size(type), 1);
@@ -157,74 +158,84 @@ int main(int argc, char** argv) {
                 check(bench::launch_identity(a.ptr, b.ptr, size * size * fm::pixel_size(type), stream),
                       "identity");
             }, stream, runs);
-            rows.push_back({tn, "identity", 0, pixels / id_ms / 1e6, true});
-            for (int k : sizes) {
-                for (auto method : {fm::BackgroundMethod::exact, fm::BackgroundMethod::separable}) {
-                    if (methods.find(fm::background_method_name(method)) == std::string::npos) continue;
-                    fm::BackgroundOptions o;
-                    o.window = fm::Window::square(k);
-                    o.method = method;
-                    o.output = fm::BackgroundOutput::background;
-                    o.cuda_stream = stream;
-                    const bool exact = gpu_equals_cpu(img, o);
-                    const double ms = time_ms([&] {
-                        fm::background(fm::as_const(d_src.view(type, size, size)),
-                                       d_dst.view(type, size, size), o);
-                    }, stream, runs);
-                    rows.push_back({tn, fm::background_method_name(method), k, pixels / ms / 1e6, exact});
-                    std::printf("  %s k=%d %s: %.3f Gpix/s%s\n", tn.c_str(), k,
-                                fm::background_method_name(method), pixels / ms / 1e6,
-                                exact ? "" : "  !!! MISMATCH vs CPU");
-                    std::fflush(stdout);
-                }
+            rows.push_back({tn, "-", "identity", 0, pixels / id_ms / 1e6, true});
+            for (const std::string& kind : bench::data_kinds(data, type)) {
+                const bench::HostImage img = bench::make_input(kind, shared);
+                if (!dump.empty()) bench::dump_input(dump, kind, img);
+                check(cudaMemcpy2D(d_src.ptr, d_src.pitch, img.bytes.data(), row_bytes, row_bytes,
+                                   size, cudaMemcpyHostToDevice),
+                      "upload");
+                for (int k : sizes) {
+                    for (auto method : {fm::BackgroundMethod::exact, fm::BackgroundMethod::separable}) {
+                        if (methods.find(fm::background_method_name(method)) == std::string::npos) continue;
+                        fm::BackgroundOptions o;
+                        o.window = fm::Window::square(k);
+                        o.method = method;
+                        o.output = fm::BackgroundOutput::background;
+                        o.cuda_stream = stream;
+                        const bool exact = gpu_equals_cpu(img, o);
+                        const double ms = time_ms([&] {
+                            fm::background(fm::as_const(d_src.view(type, size, size)),
+                                           d_dst.view(type, size, size), o);
+                        }, stream, runs);
+                        rows.push_back({tn, kind, fm::background_method_name(method), k, pixels / ms / 1e6, exact});
+                        std::printf("  %s %s k=%d %s: %.3f Gpix/s%s\n", tn.c_str(), kind.c_str(), k,
+                                    fm::background_method_name(method), pixels / ms / 1e6,
+                                    exact ? "" : "  !!! MISMATCH vs CPU");
+                        std::fflush(stdout);
+                    }
 #ifdef FASTMEDIAN_BENCH_NPP
-                if (!with_npp || k > 65) continue;  // NPP's cost grows with k^2: beyond 65 a call takes minutes
-                bench::NppMedian npp(type, static_cast<int>(size), static_cast<int>(size), k, stream);
-                bool npp_ok = true;
-                const double npp_ms = time_ms([&] {
-                    npp_ok = npp.run(d_src.ptr, d_src.pitch, d_dst.ptr, d_dst.pitch) && npp_ok;
-                }, stream, runs, 1000.0);
-                rows.push_back({tn, npp_ok ? "npp" : "npp (failed)", k,
-                                static_cast<double>(npp.output_pixels()) / npp_ms / 1e6, npp_ok});
-                std::printf("  %s k=%d npp: %.4f Gpix/s\n", tn.c_str(), k,
-                            static_cast<double>(npp.output_pixels()) / npp_ms / 1e6);
-                std::fflush(stdout);
+                    if (!with_npp || k > 65) continue;  // NPP's cost grows with k^2: beyond 65 a call takes minutes
+                    bench::NppMedian npp(type, static_cast<int>(size), static_cast<int>(size), k, stream);
+                    bool npp_ok = true;
+                    const double npp_ms = time_ms([&] {
+                        npp_ok = npp.run(d_src.ptr, d_src.pitch, d_dst.ptr, d_dst.pitch) && npp_ok;
+                    }, stream, runs, 1000.0);
+                    rows.push_back({tn, kind, npp_ok ? "npp" : "npp (failed)", k,
+                                    static_cast<double>(npp.output_pixels()) / npp_ms / 1e6, npp_ok});
+                    std::printf("  %s %s k=%d npp: %.4f Gpix/s\n", tn.c_str(), kind.c_str(), k,
+                                static_cast<double>(npp.output_pixels()) / npp_ms / 1e6);
+                    std::fflush(stdout);
 #endif
+                }
             }
         }
         cudaStreamDestroy(stream);
-        auto find = [&](const std::string& t, const std::string& m, int k) -> const Row* {
+        auto find = [&](const std::string& t, const std::string& d, const std::string& m, int k) -> const Row* {
             for (const Row& r : rows)
-                if (r.type == t && r.method == m && r.k == k) return &r;
+                if (r.type == t && (r.data == d || m == "identity") && r.method == m && r.k == k) return &r;
             return nullptr;
         };
-        std::printf("\n| type | k | exact | separable | identity | NPP | wavelet matrix (DESIGN.md) | all exact |\n");
-        std::printf("|---|---|---|---|---|---|---|---|\n");
+        std::printf("\n| type | data | k | exact | separable | identity | NPP | wavelet matrix (DESIGN.md) | all exact |\n");
+        std::printf("|---|---|---|---|---|---|---|---|---|\n");
         const char* names[] = {"u8", "u16", "f32"};
-        for (int ti = 0; ti < 3; ++ti)
-            for (int k : sizes) {
-                if (find(names[ti], "identity", 0) == nullptr) continue;  // type not run
-                const Row* e = find(names[ti], "exact", k);
-                const Row* s = find(names[ti], "separable", k);
-                const Row* id = find(names[ti], "identity", 0);
-                const Row* n = find(names[ti], "npp", k);
-                const auto wm = kWaveletMatrix.find(k);
-                auto gpix = [](const Row* r) {  // "-" for a method not run
-                    char text[32] = "-";
-                    if (r != nullptr) std::snprintf(text, sizeof text, "%.3g", r->gpix);
-                    return std::string(text);
-                };
-                std::printf("| %s | %d | %s | %s | %.0f | %s | %s | %s |\n", names[ti], k, gpix(e).c_str(),
-                            gpix(s).c_str(), id ? id->gpix : 0.0,
-                            n ? std::to_string(n->gpix).substr(0, 6).c_str() : "-",
-                            wm != kWaveletMatrix.end() ? std::to_string(wm->second[ti]).substr(0, 4).c_str() : "-",
-                            (!e || e->exact) && (!s || s->exact) ? "yes" : "NO");
-            }
+        const fm::PixelType all_types[] = {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32};
+        for (int ti = 0; ti < 3; ++ti) {
+            const Row* id = find(names[ti], "-", "identity", 0);
+            if (id == nullptr) continue;  // type not run
+            for (int k : sizes)
+                for (const std::string& kind : bench::data_kinds(data, all_types[ti])) {
+                    const Row* e = find(names[ti], kind, "exact", k);
+                    const Row* s = find(names[ti], kind, "separable", k);
+                    const Row* n = find(names[ti], kind, "npp", k);
+                    const auto wm = kWaveletMatrix.find(k);
+                    auto gpix = [](const Row* r) {  // "-" for a method not run
+                        char text[32] = "-";
+                        if (r != nullptr) std::snprintf(text, sizeof text, "%.3g", r->gpix);
+                        return std::string(text);
+                    };
+                    std::printf("| %s | %s | %d | %s | %s | %.0f | %s | %s | %s |\n", names[ti], kind.c_str(),
+                                k, gpix(e).c_str(), gpix(s).c_str(), id->gpix, gpix(n).c_str(),
+                                wm != kWaveletMatrix.end() ? std::to_string(wm->second[ti]).substr(0, 4).c_str() : "-",
+                                (!e || e->exact) && (!s || s->exact) ? "yes" : "NO");
+                }
+        }
         if (!json.empty()) {
             std::ofstream out(json);
             out << "[\n";
             for (std::size_t i = 0; i < rows.size(); ++i)
-                out << "  {\"type\": \"" << rows[i].type << "\", \"method\": \"" << rows[i].method
+                out << "  {\"type\": \"" << rows[i].type << "\", \"data\": \"" << rows[i].data
+                    << "\", \"method\": \"" << rows[i].method
                     << "\", \"k\": " << rows[i].k << ", \"gpix_per_s\": " << rows[i].gpix
                     << ", \"exact\": " << (rows[i].exact ? "true" : "false") << "}"
                     << (i + 1 < rows.size() ? ",\n" : "\n");

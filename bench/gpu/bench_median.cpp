@@ -1,12 +1,14 @@
-// GPU median throughput: our median2d on device-resident images tiled from the shared real
-// images, beside the identity kernel and NPP's median in the same run.
+// GPU median throughput: our median2d on device-resident images, on every kind of data
+// (data_kinds.hpp: the shared images tiled, f32 with fractions, full-range noise, f32 with every
+// value distinct), beside the identity kernel and NPP's median in the same run.
 //
 //   fastmedian_bench_gpu --images bench/gpu/images [--size 4096] [--runs 15] [--json FILE]
-//                        [--k 3,5,...] [--types u8,u16,f32] [--data images|walk|noise]
+//                        [--k 3,5,...] [--types u8,u16,f32] [--data all|images,flat,noise,walk]
+//                        [--dump DIR]
 //
-// --data walk|noise takes synthetic images instead (raw_image.hpp): the sliding histograms'
-// time depends on the data, and so does the f32 networks' from 5x5 up (whole numbers 0..65535,
-// as in the shared image and the walk, take 16-bit keys; noise's fractions do not).
+// The time depends on the data: the sliding histograms' on how far the median moves, the f32
+// networks' from 5x5 up on whether the values are whole numbers 0..65535 (16-bit keys) or not.
+// --dump writes each input to DIR (data_kinds.hpp, dump_input) for cupy_peer.py to read.
 //
 // Each figure is the median over `runs` timed batches (CUDA events) of back-to-back calls,
 // after warm-up; Gpix/s counts output pixels. Ours filters the whole image with the replicate
@@ -27,7 +29,7 @@
 #include "device_image.hpp"
 #include "event_timing.hpp"
 #include "identity_kernel.hpp"
-#include "raw_image.hpp"
+#include "data_kinds.hpp"
 #ifdef FASTMEDIAN_BENCH_NPP
 #include "npp_median.hpp"
 #endif
@@ -68,7 +70,7 @@ bool gpu_equals_cpu(const bench::HostImage& img, const fm::MedianOptions& option
 }
 
 struct Row {
-    std::string type, method;
+    std::string type, data, method;
     int k;
     double gpix;
     bool exact;
@@ -77,7 +79,7 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string images = "bench/gpu/images", json, data = "images", types = "u8,u16,f32";
+    std::string images = "bench/gpu/images", json, data = "all", types = "u8,u16,f32", dump;
     std::int64_t size = 4096;
     int runs = 15;
     std::vector<int> sizes = {3, 5, 7, 9, 11, 15, 21};
@@ -89,6 +91,7 @@ int main(int argc, char** argv) {
         else if (a == "--json") json = v;
         else if (a == "--data") data = v;
         else if (a == "--types") types = v;
+        else if (a == "--dump") dump = v;
         else if (a == "--k") {
             sizes.clear();
             for (std::size_t p = 0; p < v.size();) {
@@ -104,19 +107,16 @@ int main(int argc, char** argv) {
     try {
         if (fm::cuda_devices().empty())
             throw std::runtime_error("no CUDA device: " + fm::cuda_unavailable_reason());
-        std::printf("device: %s; image %ldx%ld %s; %d runs\n", fm::cuda_devices()[0].name.c_str(),
-                    size, size, bench::describe_input(data).c_str(), runs);
+        std::printf("device: %s; image %ldx%ld, data %s; %d runs\n", fm::cuda_devices()[0].name.c_str(),
+                    size, size, data.c_str(), runs);
         cudaStream_t stream;
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         std::vector<Row> rows;
         for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
             if (types.find(fm::pixel_type_name(type)) == std::string::npos) continue;
-            const bench::HostImage img = bench::input_image(images, data, type, size);
+            const bench::HostImage shared = bench::tile(bench::read_raw(images, type), size);
             const std::int64_t row_bytes = size * static_cast<std::int64_t>(fm::pixel_size(type));
             DeviceImage d_src(row_bytes, size), d_dst(row_bytes, size);
-            check(cudaMemcpy2D(d_src.ptr, d_src.pitch, img.bytes.data(), row_bytes, row_bytes,
-                               size, cudaMemcpyHostToDevice),
-                  "upload");
             const double pixels = static_cast<double>(size) * size;
             const std::string tn = fm::pixel_type_name(type);
 
@@ -126,40 +126,50 @@ int main(int argc, char** argv) {
                 check(bench::launch_identity(a.ptr, b.ptr, size * size * fm::pixel_size(type), stream),
                       "identity");
             }, stream, runs);
-            rows.push_back({tn, "identity", 0, pixels / id_ms / 1e6, true});
+            rows.push_back({tn, "-", "identity", 0, pixels / id_ms / 1e6, true});
 
-            for (int k : sizes) {
-                fm::MedianOptions o;
-                o.window = fm::Window::square(k);
-                o.cuda_stream = stream;
-                const bool exact = gpu_equals_cpu(img, o);
-                const double ms = time_ms([&] {
-                    fm::median2d(fm::as_const(d_src.view(type, size, size)),
-                                 d_dst.view(type, size, size), o);
-                }, stream, runs);
-                rows.push_back({tn, "fastmedian", k, pixels / ms / 1e6, exact});
+            for (const std::string& kind : bench::data_kinds(data, type)) {
+                const bench::HostImage img = bench::make_input(kind, shared);
+                if (!dump.empty()) bench::dump_input(dump, kind, img);
+                check(cudaMemcpy2D(d_src.ptr, d_src.pitch, img.bytes.data(), row_bytes, row_bytes,
+                                   size, cudaMemcpyHostToDevice),
+                      "upload");
+                for (int k : sizes) {
+                    fm::MedianOptions o;
+                    o.window = fm::Window::square(k);
+                    o.cuda_stream = stream;
+                    const bool exact = gpu_equals_cpu(img, o);
+                    const double ms = time_ms([&] {
+                        fm::median2d(fm::as_const(d_src.view(type, size, size)),
+                                     d_dst.view(type, size, size), o);
+                    }, stream, runs);
+                    rows.push_back({tn, kind, "fastmedian", k, pixels / ms / 1e6, exact});
+                    std::printf("  %s %s k=%d: %.3f Gpix/s%s\n", tn.c_str(), kind.c_str(), k,
+                                pixels / ms / 1e6, exact ? "" : "  !!! MISMATCH vs CPU");
 #ifdef FASTMEDIAN_BENCH_NPP
-                bench::NppMedian npp(type, static_cast<int>(size), static_cast<int>(size), k, stream);
-                bool npp_ok = true;
-                const double npp_ms = time_ms([&] {
-                    npp_ok = npp.run(d_src.ptr, d_src.pitch, d_dst.ptr, d_dst.pitch) && npp_ok;
-                }, stream, runs);
-                rows.push_back({tn, npp_ok ? "npp" : "npp (failed)", k,
-                                static_cast<double>(npp.output_pixels()) / npp_ms / 1e6, npp_ok});
+                    bench::NppMedian npp(type, static_cast<int>(size), static_cast<int>(size), k, stream);
+                    bool npp_ok = true;
+                    const double npp_ms = time_ms([&] {
+                        npp_ok = npp.run(d_src.ptr, d_src.pitch, d_dst.ptr, d_dst.pitch) && npp_ok;
+                    }, stream, runs);
+                    rows.push_back({tn, kind, npp_ok ? "npp" : "npp (failed)", k,
+                                    static_cast<double>(npp.output_pixels()) / npp_ms / 1e6, npp_ok});
 #endif
-                std::fflush(stdout);
+                    std::fflush(stdout);
+                }
             }
         }
         cudaStreamDestroy(stream);
-        std::printf("\n%-5s %-12s %4s %12s %6s\n", "type", "method", "k", "Gpix/s", "exact");
+        std::printf("\n%-5s %-7s %-12s %4s %12s %6s\n", "type", "data", "method", "k", "Gpix/s", "exact");
         for (const Row& r : rows)
-            std::printf("%-5s %-12s %4d %12.3f %6s\n", r.type.c_str(), r.method.c_str(), r.k,
-                        r.gpix, r.exact ? "yes" : "NO");
+            std::printf("%-5s %-7s %-12s %4d %12.3f %6s\n", r.type.c_str(), r.data.c_str(),
+                        r.method.c_str(), r.k, r.gpix, r.exact ? "yes" : "NO");
         if (!json.empty()) {
             std::ofstream out(json);
             out << "[\n";
             for (std::size_t i = 0; i < rows.size(); ++i)
-                out << "  {\"type\": \"" << rows[i].type << "\", \"method\": \"" << rows[i].method
+                out << "  {\"type\": \"" << rows[i].type << "\", \"data\": \"" << rows[i].data
+                    << "\", \"method\": \"" << rows[i].method
                     << "\", \"k\": " << rows[i].k << ", \"gpix_per_s\": " << rows[i].gpix
                     << ", \"exact\": " << (rows[i].exact ? "true" : "false") << "}"
                     << (i + 1 < rows.size() ? ",\n" : "\n");

@@ -1,13 +1,14 @@
-// GPU 3D median throughput: our median3d on a device-resident volume mirror-tiled from the
-// shared bead stack (Bead_Image1_crop.tif, via bench/gpu/prepare_images.py), beside the
+// GPU 3D median throughput: our median3d on device-resident volumes of every kind of data
+// (data_kinds.hpp: the shared bead stack, Bead_Image1_crop.tif via bench/gpu/prepare_images.py,
+// mirror-tiled; f32 with fractions; full-range noise; f32 with every value distinct), beside the
 // identity kernel (a copy of the volume) in the same run; CuPy's median_filter runs on the same
-// volume from bench/gpu/cupy_median3d.py.
+// volumes (--dump) from bench/gpu/cupy_median3d.py.
 //
 //   fastmedian_bench_median3d --images bench/gpu/images [--size 512x512x256] [--runs 15]
-//       [--json FILE]
+//       [--json FILE] [--data all|images,flat,noise] [--dump DIR]
 //
 // Windows: boxes 3x3x3 and 5x5x5, ImageJ ellipsoids of radius 1 and 2, replicate border.
-// u16 holds the bead values times 257, f32 the values / 255. Each figure is the median of
+// In the bead stack u16 holds the values times 257, f32 the values / 255. Each figure is the median of
 // `runs` timed batches after warm-up (event_timing.hpp), in output Gvox/s. Before timing,
 // every configuration is checked: the GPU result on a 96 x 80 x 24 corner volume equals the
 // CPU backend's.
@@ -23,6 +24,7 @@
 #include "device_image.hpp"
 #include "event_timing.hpp"
 #include "fastmedian/fastmedian.hpp"
+#include "data_kinds.hpp"
 #include "identity_kernel.hpp"
 
 namespace fm = fastmedian;
@@ -31,68 +33,10 @@ namespace {
 
 using bench::check;
 
-struct Volume {
-    fm::PixelType type = fm::PixelType::u8;
-    std::int64_t width = 0, height = 0, depth = 0;
-    std::vector<std::uint8_t> bytes;  // dense
-    fm::ConstImageView view() const {
-        fm::ConstImageView v = fm::ConstImageView::dense<std::uint8_t>(bytes.data(), width, height, depth);
-        v.type = type;
-        v.row_stride = width * static_cast<std::int64_t>(fm::pixel_size(type));
-        v.plane_stride = v.row_stride * height;
-        return v;
-    }
-};
-
-// Reads <dir>/volume_u8_<W>x<H>x<D>.raw.
-Volume read_volume(const std::string& dir) {
-    const std::string path = dir + "/volume_u8_150x150x41.raw";
-    Volume v;
-    v.width = v.height = 150;
-    v.depth = 41;
-    v.bytes.resize(150 * 150 * 41);
-    std::ifstream in(path, std::ios::binary);
-    in.read(reinterpret_cast<char*>(v.bytes.data()), static_cast<std::streamsize>(v.bytes.size()));
-    if (!in) throw std::runtime_error("cannot read " + path + " (run bench/gpu/prepare_images.py)");
-    return v;
-}
-
-// Mirror-tiles (d c b a | a b c d) the u8 volume to w x h x d in `type`.
-Volume tile(const Volume& u8, fm::PixelType type, std::int64_t w, std::int64_t h, std::int64_t d) {
-    auto fold = [](std::int64_t i, std::int64_t n) {
-        const std::int64_t m = i % (2 * n);
-        return m < n ? m : 2 * n - 1 - m;
-    };
-    Volume out;
-    out.type = type;
-    out.width = w;
-    out.height = h;
-    out.depth = d;
-    const std::size_t px = fm::pixel_size(type);
-    out.bytes.resize(static_cast<std::size_t>(w * h * d) * px);
-    for (std::int64_t z = 0; z < d; ++z)
-        for (std::int64_t y = 0; y < h; ++y)
-            for (std::int64_t x = 0; x < w; ++x) {
-                const std::uint8_t v = u8.bytes[static_cast<std::size_t>(
-                    (fold(z, u8.depth) * u8.height + fold(y, u8.height)) * u8.width + fold(x, u8.width))];
-                std::uint8_t* p = &out.bytes[static_cast<std::size_t>((z * h + y) * w + x) * px];
-                if (type == fm::PixelType::u8) {
-                    *p = v;
-                } else if (type == fm::PixelType::u16) {
-                    const std::uint16_t u = static_cast<std::uint16_t>(v * 257);
-                    std::memcpy(p, &u, 2);
-                } else {
-                    const float f = v / 255.0f;
-                    std::memcpy(p, &f, 4);
-                }
-            }
-    return out;
-}
-
 // GPU versus CPU backend on a corner of the volume, as a volume of its own.
-bool gpu_equals_cpu(const Volume& vol, const fm::Median3DOptions& options) {
-    const Volume corner = [&] {
-        Volume c;
+bool gpu_equals_cpu(const bench::HostImage& vol, const fm::Median3DOptions& options) {
+    const bench::HostImage corner = [&] {
+        bench::HostImage c;
         c.type = vol.type;
         c.width = 96;
         c.height = 80;
@@ -123,7 +67,7 @@ bool gpu_equals_cpu(const Volume& vol, const fm::Median3DOptions& options) {
 }
 
 struct Row {
-    std::string type, method;
+    std::string type, data, method;
     double gvox;
     bool exact;
 };
@@ -131,7 +75,7 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string images = "bench/gpu/images", json;
+    std::string images = "bench/gpu/images", json, data = "all", dump;
     std::int64_t w = 512, h = 512, d = 256;
     int runs = 15;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -140,6 +84,8 @@ int main(int argc, char** argv) {
         else if (a == "--size") std::sscanf(v.c_str(), "%ldx%ldx%ld", &w, &h, &d);
         else if (a == "--runs") runs = std::stoi(v);
         else if (a == "--json") json = v;
+        else if (a == "--data") data = v;
+        else if (a == "--dump") dump = v;
         else {
             std::fprintf(stderr, "unknown option %s\n", a.c_str());
             return 2;
@@ -151,44 +97,47 @@ int main(int argc, char** argv) {
     try {
         if (fm::cuda_devices().empty())
             throw std::runtime_error("no CUDA device: " + fm::cuda_unavailable_reason());
-        std::printf("device: %s; volume %ldx%ldx%ld tiled from the bead stack; %d runs\n",
-                    fm::cuda_devices()[0].name.c_str(), w, h, d, runs);
-        const Volume beads = read_volume(images);
+        std::printf("device: %s; volume %ldx%ldx%ld, data %s; %d runs\n",
+                    fm::cuda_devices()[0].name.c_str(), w, h, d, data.c_str(), runs);
         cudaStream_t stream;
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         std::vector<Row> rows;
         const double voxels = static_cast<double>(w) * h * d;
         for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
-            const Volume vol = tile(beads, type, w, h, d);
+            const bench::HostImage beads = bench::bead_volume(images, type, w, h, d);
             const std::int64_t row_bytes = w * static_cast<std::int64_t>(fm::pixel_size(type));
             bench::DeviceImage d_src(row_bytes, h * d), d_dst(row_bytes, h * d);
-            check(cudaMemcpy2D(d_src.ptr, d_src.pitch, vol.bytes.data(), row_bytes, row_bytes,
-                               h * d, cudaMemcpyHostToDevice),
-                  "upload");
             auto view = [&](const bench::DeviceImage& img) {
                 fm::ImageView v = img.view(type, w, h);
                 v.planes = d;
                 return v;
             };
             const std::string tn = fm::pixel_type_name(type);
-            const std::size_t bytes = vol.bytes.size() / 16 * 16;
+            const std::size_t bytes = beads.bytes.size() / 16 * 16;
             bench::DeviceImage a(static_cast<std::int64_t>(bytes), 1), b(static_cast<std::int64_t>(bytes), 1);
             const double id_ms = bench::time_ms([&] {
                 check(bench::launch_identity(a.ptr, b.ptr, bytes, stream), "identity");
             }, stream, runs);
-            rows.push_back({tn, "identity", voxels / id_ms / 1e6, true});
-            for (const auto& [name, window] : windows) {
-                fm::Median3DOptions o;
-                o.window = window;
-                o.cuda_stream = stream;
-                const bool exact = gpu_equals_cpu(vol, o);
-                const double ms = bench::time_ms([&] {
-                    fm::median3d(fm::as_const(view(d_src)), view(d_dst), o);
-                }, stream, runs);
-                rows.push_back({tn, name, voxels / ms / 1e6, exact});
-                std::printf("%s %s: %.2f Gvox/s%s\n", tn.c_str(), name, voxels / ms / 1e6,
-                            exact ? "" : " (NOT EXACT)");
-                std::fflush(stdout);
+            rows.push_back({tn, "-", "identity", voxels / id_ms / 1e6, true});
+            for (const std::string& kind : bench::data_kinds(data, type)) {
+                const bench::HostImage vol = bench::make_input(kind, beads);
+                if (!dump.empty()) bench::dump_input(dump, kind, vol);
+                check(cudaMemcpy2D(d_src.ptr, d_src.pitch, vol.bytes.data(), row_bytes, row_bytes,
+                                   h * d, cudaMemcpyHostToDevice),
+                      "upload");
+                for (const auto& [name, window] : windows) {
+                    fm::Median3DOptions o;
+                    o.window = window;
+                    o.cuda_stream = stream;
+                    const bool exact = gpu_equals_cpu(vol, o);
+                    const double ms = bench::time_ms([&] {
+                        fm::median3d(fm::as_const(view(d_src)), view(d_dst), o);
+                    }, stream, runs);
+                    rows.push_back({tn, kind, name, voxels / ms / 1e6, exact});
+                    std::printf("%s %s %s: %.2f Gvox/s%s\n", tn.c_str(), kind.c_str(), name,
+                                voxels / ms / 1e6, exact ? "" : " (NOT EXACT)");
+                    std::fflush(stdout);
+                }
             }
         }
         cudaStreamDestroy(stream);
@@ -196,7 +145,8 @@ int main(int argc, char** argv) {
             std::ofstream out(json);
             out << "[\n";
             for (std::size_t i = 0; i < rows.size(); ++i)
-                out << "  {\"type\": \"" << rows[i].type << "\", \"method\": \"" << rows[i].method
+                out << "  {\"type\": \"" << rows[i].type << "\", \"data\": \"" << rows[i].data
+                    << "\", \"method\": \"" << rows[i].method
                     << "\", \"gvox_per_s\": " << rows[i].gvox
                     << ", \"exact\": " << (rows[i].exact ? "true" : "false") << "}"
                     << (i + 1 < rows.size() ? ",\n" : "\n");

@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""CuPy's median_filter on the volume fastmedian_bench_median3d measures (the bead stack
-mirror-tiled to 512x512x256; u16 = value * 257, f32 = value / 255), box 3x3x3 and 5x5x5 and
-the ellipsoids of radius 1 and 2 as footprints, mode 'nearest' (our replicate). Figures are the
-median of timed runs (CUDA events) after warm-up, in output Gvox/s.
+"""CuPy's median_filter on the volumes fastmedian_bench_median3d wrote with --dump (every kind of
+data: the bead stack tiled, f32 with fractions, full-range noise, f32 with every value
+distinct), box 3x3x3 and 5x5x5 and the ellipsoids of radius 1 and 2 as footprints, mode
+'nearest' (our replicate). Figures are the median of timed runs (CUDA events) after warm-up, in
+output Gvox/s.
 
-    python3 bench/gpu/cupy_median3d.py --images bench/gpu/images --json cupy3d.json
+    python3 bench/gpu/cupy_median3d.py --inputs DUMP_DIR --json cupy3d.json
 """
 import argparse
 import json
 import pathlib
+import sys
 
 import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "common"))
+from dumped_inputs import dumped_inputs  # noqa: E402
 
 
 def ball(r):
@@ -20,13 +25,6 @@ def ball(r):
 
 WINDOWS = {"box 3x3x3": np.ones((3, 3, 3), bool), "box 5x5x5": np.ones((5, 5, 5), bool),
            "ellipsoid r1": ball(1), "ellipsoid r2": ball(2)}
-
-
-def volume(images: pathlib.Path, shape):
-    beads = np.fromfile(images / "volume_u8_150x150x41.raw", np.uint8).reshape(41, 150, 150)
-    reps = [-(-n // m) + 1 for n, m in zip(shape, beads.shape)]
-    tiled = np.pad(beads, [(0, m * (r - 1)) for m, r in zip(beads.shape, reps)], mode="symmetric")
-    return np.ascontiguousarray(tiled[:shape[0], :shape[1], :shape[2]])
 
 
 def time_ms(call, runs):
@@ -46,25 +44,23 @@ def time_ms(call, runs):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--images", default="bench/gpu/images")
+    parser.add_argument("--inputs", required=True)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--json", required=True)
     args = parser.parse_args()
     import cupy as cp
     from cupyx.scipy import ndimage
 
-    beads = volume(pathlib.Path(args.images), (256, 512, 512))
     rows = []
-    for name, host in [("u8", beads), ("u16", beads.astype(np.uint16) * 257),
-                       ("f32", beads.astype(np.float32) / np.float32(255))]:
+    for kind, name, host in dumped_inputs(args.inputs):
         src = cp.asarray(host)
         dst = cp.empty_like(src)
         for window, footprint in WINDOWS.items():
             fp = cp.asarray(footprint)
             ms = time_ms(lambda: ndimage.median_filter(src, footprint=fp, mode="nearest", output=dst),
                          args.runs)
-            rows.append({"type": name, "method": window, "gvox_per_s": src.size / ms / 1e6})
-            print(f"cupy {name} {window}: {rows[-1]['gvox_per_s']:.3f} Gvox/s", flush=True)
+            rows.append({"type": name, "data": kind, "method": window, "gvox_per_s": src.size / ms / 1e6})
+            print(f"cupy {name} {kind} {window}: {rows[-1]['gvox_per_s']:.3f} Gvox/s", flush=True)
     pathlib.Path(args.json).write_text(json.dumps(rows, indent=1))
 
 

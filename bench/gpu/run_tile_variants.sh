@@ -18,9 +18,9 @@ for v in "$@"; do
   else
     mkdir -p "$dir" && cp "kernels/generated/median_tiled/square$k.cu" "$dir/"
   fi
-  nvcc -std=c++17 -O3 -arch=sm_90 -Ikernels -Inative/include -Ibench/gpu -DVARIANT="\"$dir/square$k.cu\"" \
+  nvcc -std=c++17 -O3 -arch=sm_90 -Ikernels -Inative/include -Ibench/gpu -Ibench/common -DVARIANT="\"$dir/square$k.cu\"" \
     -DLAUNCH="launch_square$k" -DFASTMEDIAN_VERSION='"variant"' -Xptxas -v bench/gpu/tile_variant.cu \
-    bench/gpu/raw_image.cpp native/src/core/names.cpp -o "$dir/bench" >"$dir/build.log" 2>&1 &
+    bench/common/raw_image.cpp bench/common/data_kinds.cpp native/src/core/names.cpp -o "$dir/bench" >"$dir/build.log" 2>&1 &
   i=$((i + 1))
 done
 wait

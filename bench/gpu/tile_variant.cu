@@ -10,19 +10,20 @@
 #include <vector>
 
 #include "event_timing.hpp"
-#include "raw_image.hpp"
+#include "data_kinds.hpp"
 
 int main(int argc, char** argv) {
     using fastmedian::PixelType;
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s IMAGES_DIR [images|walk|noise]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s IMAGES_DIR [images|flat|noise|walk]\n", argv[0]);
         return 2;
     }
     const std::string data = argc > 2 ? argv[2] : "images";
     constexpr std::int64_t n = 4096;
     for (PixelType type : {PixelType::u8, PixelType::u16, PixelType::f32}) {
+        if (bench::data_kinds(data, type).empty()) continue;  // flat: f32 only
         const std::int64_t row = n * static_cast<std::int64_t>(fastmedian::pixel_size(type));
-        const bench::HostImage image = bench::input_image(argv[1], data, type, n);
+        const bench::HostImage image = bench::input_plane(argv[1], data, type, n);
         bench::DeviceImage src(row, n), dst(row, n);
         bench::check(cudaMemcpy2D(src.ptr, src.pitch, image.bytes.data(), row, row, n, cudaMemcpyHostToDevice),
                      "cudaMemcpy2D");
