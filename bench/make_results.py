@@ -29,51 +29,48 @@ OUTPUT = ROOT / "bench" / "RESULTS.md"
 DESIGN = ROOT / "docs" / "design.md"
 TYPES = ("u8", "u16", "f32")
 
+KINDS = ("the four kinds of data of `docs/performance.md` side by side: the shared images (u8 "
+         "`embryos_grey`, u16 the 48 `cancer_cell_migration` frames as a mosaic, f32 `BPAE_actin`, "
+         "whose values are whole numbers) mirror-tiled to 4096^2; f32 with fractions (that f32 "
+         "image divided by a flat field falling to 0.55 in the corners, plus Gaussian noise of a "
+         "hundredth of its range); full-range noise (u8, u16); f32 with every value distinct "
+         "(`bench/common/data_kinds.hpp`)")
 SHARED = ("the shared images (u8 `embryos_grey`, u16 the 48 `cancer_cell_migration` frames as a "
           "mosaic, f32 `BPAE_actin`, whose values are whole numbers), mirror-tiled to 4096^2")
+DATA_NAMES = {"images": "shared image", "flat": "f32 fractions", "noise": "noise", "walk": "walk"}
 
 # The runs the tables come from. files: in bench/results/; notebook: in docs/notebook/.
 RUNS = {
-    "median_small": {
-        "title": "2D median, squares 3 to 7 (GPU, device-resident)",
-        "files": ["gpu-median-h100-2026-11-27-edges.json", "gpu-median-h100-2026-11-27-edges-cupy.json"],
-        "date": "2026-11-27", "device": "H100", "data": SHARED,
-        "command": "`bench/gpu/run.sh --k 3,5,7` (15 runs), the library of the entry's final step",
-        "notebook": "gpu-median-h100-2026-11-27-edges.md",
+    "median": {
+        "title": "2D median, squares 3 to 21, four kinds of data (GPU, device-resident)",
+        "files": ["gpu-median-h200-2026-11-29-kinds.json", "gpu-median-h200-2026-11-29-kinds-cupy.json"],
+        "date": "2026-11-29", "device": "H200", "data": KINDS,
+        "command": "`bench/gpu/run.sh` (15 runs), main of 2026-11-29",
+        "notebook": "four-kinds-h200-2026-11-29.md",
+        "later": "Adams 2021 is the published H100 figure; this run is on an H200 (its identity "
+                 "kernel copies about 1.4x faster than the H100's): compare ours with the peers "
+                 "of the same run.",
     },
-    "median_large": {
-        "title": "2D median, squares 9 to 21 (GPU, device-resident)",
-        "files": ["gpu-median-h100-2026-11-27-lanes8-large.json",
-                  "gpu-median-h100-2026-11-27-lanes8-large-cupy.json"],
-        "date": "2026-11-27", "device": "H100", "data": SHARED,
-        "command": "`bench/gpu/run.sh --k 9,11,15,21` (15 runs); the kernels of these windows "
-                   "did not change in the later run above",
-        "notebook": "gpu-median-h100-2026-11-27-lanes8.md",
+    "large": {
+        "title": "Large squares, exact and separable, four kinds of data (GPU, device-resident)",
+        "files": ["background-h200-2026-11-29-kinds.json", "background-h200-2026-11-29-kinds-cupy.json"],
+        "date": "2026-11-29", "device": "H200", "data": KINDS,
+        "command": "`bench/gpu/run_background.sh` (7 runs; NPP for k <= 65; CuPy for k 31 and 65 "
+                   "on the inputs' 1024^2 corner), main of 2026-11-29",
+        "notebook": "four-kinds-h200-2026-11-29.md",
+        "later": "The 2D wavelet matrix is the published H100 figure on the shared images; it "
+                 "costs the same on any data (issue 49 reran it on noise: u16 0.57-0.62, f32 "
+                 "0.32-0.33 Gpix/s).",
     },
-    "exact_large": {
-        "title": "Exact median, large squares (GPU, device-resident)",
-        "files": ["separable-h100-2026-11-24.json"],
-        "date": "2026-11-24", "device": "H100", "data": SHARED,
-        "command": "`fastmedian_bench_background`, k 31 to 255, without NPP (the entry gives no "
-                   "command line for this run; its exact kernels are those of "
-                   "`docs/notebook/exact-large-h100-2026-11-24c.md`)",
-        "notebook": "separable-h100-2026-11-24.md",
-        "later": "The exact large-window kernels changed after this run: float planes of more than "
-                 "65536 values (66e6f81) and the u16 rebuild (a1d0236), measured only on "
-                 "k = 31 and 65 in `docs/notebook/data-dependence-h100-2026-11-24.md`. The run "
-                 "also timed the separable smoother, superseded by the separable smoother's table "
-                 "below (not shown here).",
-    },
-    "npp_large": {
-        "title": "NPP median at large squares (GPU, device-resident)",
-        "files": ["separable-h100-2026-11-23.json"],
-        "date": "2026-11-23", "device": "H100", "data": SHARED,
-        "command": "`fastmedian_bench_background --types u8,u16,f32 --k 31,65,129,255 --runs 7` "
-                   "with NPP (k <= 65; a call takes seconds, so it runs once)",
-        "notebook": "separable-h100-2026-11-23.md",
-        "later": "The last run with NPP at these windows. Our figures of that run are older than "
-                 "the tables above and are not shown; compare within a run only. CuPy at these "
-                 "windows ran on a 1024^2 crop and kept no JSON (see the entry).",
+    "median3d": {
+        "title": "3D median, four kinds of data (GPU, device-resident)",
+        "files": ["median3d-h200-2026-11-29-kinds.json", "median3d-h200-2026-11-29-kinds-cupy.json"],
+        "date": "2026-11-29", "device": "H200",
+        "data": "the shared bead stack (u8; u16 = value x 257, f32 = value / 255) mirror-tiled to "
+                "512 x 512 x 256, and from it f32 with fractions, full-range noise and f32 with "
+                "every value distinct (`bench/common/data_kinds.hpp`)",
+        "command": "`bench/gpu/run_median3d.sh` (15 runs; CuPy 7 runs), main of 2026-11-29",
+        "notebook": "four-kinds-h200-2026-11-29.md",
     },
     "separable": {
         "title": "Separable median smoother (background, GPU, device-resident)",
@@ -97,15 +94,13 @@ RUNS = {
 # Benchmarks whose last full run kept no JSON: their latest table is in a notebook entry (or,
 # for the CPU, in a file its script writes whole).
 WITHOUT_JSON = [
-    ("3D median (GPU)", "`bench/gpu/run_median3d.sh`", "docs/notebook/median3d-h100-2026-11-23.md",
-     "f32 re-measured in `docs/notebook/median3d-h100-2026-11-24-signed-keys.md`"),
     ("temporal median (GPU and CPU)", "`bench/gpu/run_temporal.sh`",
      "docs/notebook/temporal-h100-2026-11-22-final.md", "its JSON is inside that file"),
     ("convolution (GPU)", "`bench/gpu/run_convolve.sh`", "docs/notebook/convolve-h100-2026-11-23.md", ""),
     ("several devices, Java arrays (GPU)", "`fastmedian_bench_pipeline --devices 2`, "
      "`bench/gpu/run_java_pipeline.sh`", "docs/notebook/pipeline-devices-java-2026-11-23.md",
      "2 x H200; JSON in docs/notebook/, older than the pipeline table above"),
-    ("2D median on noise and random walks (GPU)", "`--data walk`, `--data noise`",
+    ("2D median on random walks (GPU)", "`--data walk`",
      "docs/notebook/data-dependence-h100-2026-11-24.md", "k = 21 and large windows only"),
     ("2D median (CPU)", "`bench/cpu/run.sh MACHINE`",
      "bench/cpu/results-build-2core.md, bench/cpu/results-gpu-16core.md",
@@ -123,9 +118,14 @@ def load(name: str):
 
 
 def figures(run: dict) -> dict:
-    """(type, method, k) -> the row's JSON fields, over every file of the run."""
+    """(type, data, method, k) -> the row's JSON fields, over every file of the run; the identity
+    kernel's data is "-", and runs before the data kinds were on the shared images."""
     rows = [r for name in run["files"] for r in load(name)]
-    return {(r["type"], r["method"], int(r["k"])): r for r in rows}
+    return {(r["type"], r.get("data", "images"), r["method"], int(r.get("k", 0))): r for r in rows}
+
+
+def kinds_of(f: dict) -> list:
+    return [d for d in DATA_NAMES if any(key[1] == d for key in f)]
 
 
 def published() -> dict:
@@ -172,10 +172,10 @@ def table(header: list, rows: list) -> list:
             + ["| " + " | ".join(r) + " |" for r in rows])
 
 
-def fig(r) -> str:
+def fig(r, key="gpix_per_s") -> str:
     """A figure to 6 significant digits, as the C++ benchmarks print theirs (CuPy's peer writes
     Python's full float)."""
-    return "-" if r is None else format(float(r["gpix_per_s"]), ".6g")
+    return "-" if r is None else format(float(r[key]), ".6g")
 
 
 def exact(r) -> str:
@@ -184,42 +184,58 @@ def exact(r) -> str:
 
 def median_table(run: dict, adams: dict) -> list:
     f = figures(run)
-    ks = sorted({k for (_, m, k) in f if m == "fastmedian"})
+    ks = sorted({k for (_, _, m, k) in f if m == "fastmedian"})
     rows = []
     for t in TYPES:
         for k in ks:
-            ours = f.get((t, "fastmedian", k))
-            if ours is None:
-                continue
-            rows.append([t, f"{k}x{k}", fig(ours), exact(ours), fig(f.get((t, "identity", 0))),
-                         fig(f.get((t, "npp", k))), fig(f.get((t, "cupy", k))), adams.get((t, k), "-")])
-    return table(["type", "window", "fastmedian", "equal to CPU", "identity kernel", "NPP",
-                  "CuPy", "Adams 2021 (published)"], rows)
+            for d in kinds_of(f):
+                ours = f.get((t, d, "fastmedian", k))
+                if ours is None:
+                    continue
+                rows.append([t, f"{k}x{k}", DATA_NAMES[d], fig(ours), exact(ours),
+                             fig(f.get((t, "-", "identity", 0))), fig(f.get((t, d, "npp", k))),
+                             fig(f.get((t, d, "cupy", k))), adams.get((t, k), "-")])
+    return table(["type", "window", "data", "fastmedian", "equal to CPU", "identity kernel", "NPP",
+                  "CuPy", "Adams 2021 (published, H100)"], rows)
 
 
-def exact_table(run: dict, wavelet: dict) -> list:
+def large_table(run: dict, wavelet: dict) -> list:
     f = figures(run)
-    ks = sorted({k for (_, m, k) in f if m == "exact"})
-    rows = [[t, f"{k}x{k}", fig(f[(t, "exact", k)]), exact(f[(t, "exact", k)]),
-             fig(f.get((t, "identity", 0))), wavelet.get((t, k), "-")]
-            for t in TYPES for k in ks if (t, "exact", k) in f]
-    return table(["type", "window", "fastmedian exact", "equal to CPU", "identity kernel",
-                  "2D wavelet matrix 2022 (published)"], rows)
+    ks = sorted({k for (_, _, m, k) in f if m == "exact"})
+    rows = []
+    for t in TYPES:
+        for k in ks:
+            for d in kinds_of(f):
+                e, s = f.get((t, d, "exact", k)), f.get((t, d, "separable", k))
+                if e is None:
+                    continue
+                rows.append([t, f"{k}x{k}", DATA_NAMES[d], fig(e), exact(e), fig(s), exact(s),
+                             fig(f.get((t, "-", "identity", 0))), fig(f.get((t, d, "npp", k))),
+                             fig(f.get((t, d, "cupy", k))), wavelet.get((t, k), "-")])
+    return table(["type", "window", "data", "exact", "equal to CPU", "separable smoother",
+                  "equal to CPU", "identity kernel", "NPP", "CuPy (1024^2 corner)",
+                  "2D wavelet matrix 2022 (published, H100)"], rows)
 
 
-def npp_table(run: dict) -> list:
-    f = figures(run)
-    rows = [[t, f"{k}x{k}", fig(f[(t, "npp", k)]), fig(f.get((t, "identity", 0)))]
-            for t in TYPES for k in sorted({k for (_, m, k) in f if m == "npp"}) if (t, "npp", k) in f]
-    return table(["type", "window", "NPP", "identity kernel"], rows)
+def median3d_table(run: dict) -> list:
+    ours_file, peer_file = run["files"]
+    ours = figures({"files": [ours_file]})
+    peer = figures({"files": [peer_file]})
+    windows = list(dict.fromkeys(m for (_, _, m, _) in ours if m != "identity"))
+    rows = [[t, w, DATA_NAMES[d], fig(ours[(t, d, w, 0)], "gvox_per_s"), exact(ours[(t, d, w, 0)]),
+             fig(ours.get((t, "-", "identity", 0)), "gvox_per_s"),
+             fig(peer.get((t, d, w, 0)), "gvox_per_s")]
+            for t in TYPES for w in windows for d in kinds_of(ours) if (t, d, w, 0) in ours]
+    return table(["type", "window", "data", "fastmedian Gvox/s", "equal to CPU",
+                  "identity kernel", "CuPy"], rows)
 
 
 def separable_table(run: dict) -> list:
     f = figures(run)
-    rows = [[t, f"{k}x{k}", fig(f[(t, "separable", k)]), exact(f[(t, "separable", k)]),
-             fig(f.get((t, "identity", 0)))]
-            for t in TYPES for k in sorted({k for (_, m, k) in f if m == "separable"})
-            if (t, "separable", k) in f]
+    rows = [[t, f"{k}x{k}", fig(f[(t, "images", "separable", k)]), exact(f[(t, "images", "separable", k)]),
+             fig(f.get((t, "images", "identity", 0)))]
+            for t in TYPES for k in sorted({k for (_, _, m, k) in f if m == "separable"})
+            if (t, "images", "separable", k) in f]
     return table(["type", "window", "separable smoother", "equal to CPU", "identity kernel"], rows)
 
 
@@ -253,14 +269,15 @@ def render() -> str:
         "methods' figures are copied from `docs/design.md` (H100, 2026-11-22, valid interior "
         "only), not measured in these runs. How each benchmark runs: `docs/performance.md`; the "
         "dated experiment logs: `docs/notebook/`.") + [""] + para(
-        "Data kind: every device-resident table below is on the shared images (the host-memory "
-        "table on a synthetic random walk); no JSON kept holds a run on noise or on f32 with fractions (`--data noise`), nor on f32 flat-field data "
-        "(no benchmark makes it yet; `docs/performance.md`, \"The four kinds of data\").")
+        "Data kind: the 2D, large-window and 3D median tables measure each case on the four kinds "
+        "of data of `docs/performance.md` side by side (the shared images, f32 with fractions, "
+        "full-range noise, f32 with every value distinct); a float figure on the shared image is "
+        "on whole numbers. The separable smoother's table is on the shared images only, and the "
+        "host-memory table on a synthetic random walk.")
     sections = [
-        ("median_small", lambda r: median_table(r, adams)),
-        ("median_large", lambda r: median_table(r, adams)),
-        ("exact_large", lambda r: exact_table(r, wavelet)),
-        ("npp_large", npp_table),
+        ("median", lambda r: median_table(r, adams)),
+        ("large", lambda r: large_table(r, wavelet)),
+        ("median3d", median3d_table),
         ("separable", separable_table),
         ("pipeline", pipeline_table),
     ]
