@@ -1,5 +1,5 @@
 """Generates native/src/cpu/generated/tiled_networks.hpp: the tiled networks of the mid-sized
-windows (squares 9 and 11, ImageJ circles of radius 4 to 6) for the CPU backend, which runs
+windows (squares 9 to 15, ImageJ circles of radius 4 to 6) for the CPU backend, which runs
 them with a vector lane per output column (cpu/network_kernel.hpp). The squares' networks are
 median_tiled.py's on one-column tiles, written as host code; the circles' are median3d_tiled.py's
 set-based tiling over a flat window. Only the CPU backend includes the file, so it lies beside
@@ -15,8 +15,12 @@ OUT = ROOT / "native" / "src" / "cpu" / "generated" / "tiled_networks.hpp"
 # Window size -> the CPU's tile: one output column per vector lane, so 1 wide and shared along
 # y only; for the sizes past the CPU's sorted-column networks (median_column_networks.hpp, up to
 # 7x7). Min/max per output for 1x1, 1x2, 1x4, 1x8 tiles: 9x9 1270, 604, 403, 382; 11x11 2304,
-# 1127, 662, 577. 1x4 takes most of the sharing at half the live values of 1x8.
-CPU_TILES = {9: (1, 4), 11: (1, 4)}
+# 1127, 662, 577. 1x4 takes most of the sharing at half the live values of 1x8. Squares 13 and
+# 15 (1031 and 1464 per output) run 5x to 20x faster than the histograms they replace, on
+# every kind of data (bench/cpu/results-build-2core.md). Squares 17 to 21 would gain 3x to 6x
+# too (2570, 3410, 4476 per output), but their 1.7 MB of code took each kernel build from about
+# 2 to about 7 minutes on 2 cores, which every CI build pays; they stay with the histograms.
+CPU_TILES = {9: (1, 4), 11: (1, 4), 13: (1, 4), 15: (1, 4)}
 # ImageJ circle radii whose masks the CPU runs the same way, on 1x4 tiles: those past the
 # sorted-column networks' (radius 3.5) up to 6 (radius 4: 57 pixels, 1194 min/max per tile;
 # radius 5: 89 pixels, 1954).
