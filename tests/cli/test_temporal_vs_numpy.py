@@ -4,28 +4,22 @@ import numpy as np
 import pytest
 import tifffile
 
-from conftest import assert_same_bits
+from conftest import QUIET_NAN, assert_same_bits
+from conftest import from_keys as float_from_keys
+from conftest import sort_keys as float_sort_keys
 
 MOVIE = "cancer_cell_migration_crop.tif"  # u16, 48 frames of 130x130
 WINDOWS = [2, 3, 4, 5, 9, 10, 50, 101]
-QUIET_NAN = np.uint32(0x7FC00000)
 
 
 def sort_keys(stack):
-    """Keys whose integer order is the library's float order, -Inf < ... < -0 < +0 < ... <
-    +Inf < NaN (every NaN alike); integers are their own keys. numpy.sort alone puts NaN
-    last too, but leaves -0.0 and +0.0 in either order."""
-    if stack.dtype != np.float32:
-        return stack
-    bits = stack.view(np.int32).copy()
-    bits[np.isnan(stack)] = QUIET_NAN.view(np.int32)
-    return bits ^ ((bits >> 31) & 0x7FFFFFFF)
+    """Keys whose integer order is the library's order: floats by conftest's keys (numpy.sort
+    alone puts NaN last too, but leaves -0.0 and +0.0 in either order); integers as they are."""
+    return float_sort_keys(stack) if stack.dtype == np.float32 else stack
 
 
 def from_keys(keys, dtype):
-    if dtype != np.float32:
-        return keys
-    return (keys ^ ((keys >> 31) & 0x7FFFFFFF)).view(np.float32)
+    return float_from_keys(keys) if dtype == np.float32 else keys
 
 
 def quiet_nans(values):
