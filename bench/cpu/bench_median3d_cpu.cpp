@@ -5,7 +5,9 @@
 //   fastmedian_bench_median3d_cpu [--images bench/gpu/images] [--size 256x256x64] [--runs 7]
 //                                 [--data all|images,flat,noise]
 //
-// Windows: boxes 3x3x3 and 5x5x5, ImageJ ellipsoids of radius 1 and 2, replicate border, on all
+// Windows: boxes 3x3x3, 5x5x5 and 7x7x7, ImageJ ellipsoids of radius 1 and 2, and the
+// anisotropic windows of stacks with a coarser z step (boxes 5x5x3 and 7x7x3, ellipsoids 2,2,1,
+// 3,3,1 and 3,3,2), replicate border, on all
 // cores (run under `taskset -c 0` for one core). Each figure is the median of `runs` timed
 // calls after one warm-up call, in output Mvox/s.
 #include <algorithm>
@@ -64,8 +66,14 @@ int main(int argc, char** argv) try {
         fm::Window3D window;
     } windows[] = {{"box3", fm::Window3D::box(3)},
                    {"box5", fm::Window3D::box(5)},
+                   {"box5x5x3", fm::Window3D::box(5, 5, 3)},
+                   {"box7x7x3", fm::Window3D::box(7, 7, 3)},
+                   {"box7", fm::Window3D::box(7)},
                    {"ellipsoid1", fm::Window3D::ellipsoid(1)},
-                   {"ellipsoid2", fm::Window3D::ellipsoid(2)}};
+                   {"ellipsoid2", fm::Window3D::ellipsoid(2)},
+                   {"ellipsoid2,2,1", fm::Window3D::ellipsoid(2, 2, 1)},
+                   {"ellipsoid3,3,1", fm::Window3D::ellipsoid(3, 3, 1)},
+                   {"ellipsoid3,3,2", fm::Window3D::ellipsoid(3, 3, 2)}};
     for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
         const bench::HostImage beads =
             bench::bead_volume(args.images, type, args.width, args.height, args.depth);
@@ -81,7 +89,7 @@ int main(int argc, char** argv) try {
                 options.backend = fm::Backend::cpu;
                 options.window = w.window;
                 const double s = median_seconds(args.runs, [&] { fm::median3d(in, out, options); });
-                std::printf("%-4s %-7s %-10s %10.1f Mvox/s\n", fm::pixel_type_name(type), kind.c_str(),
+                std::printf("%-4s %-7s %-15s %10.1f Mvox/s\n", fm::pixel_type_name(type), kind.c_str(),
                             w.name, static_cast<double>(src.pixels()) / 1e6 / s);
                 std::fflush(stdout);
             }

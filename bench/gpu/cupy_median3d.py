@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CuPy's median_filter on the volumes fastmedian_bench_median3d wrote with --dump (every kind of
 data: the bead stack tiled, f32 with fractions, full-range noise, f32 with every value
-distinct), box 3x3x3 and 5x5x5 and the ellipsoids of radius 1 and 2 as footprints, mode
+distinct), the same boxes and ImageJ ellipsoids as footprints, mode
 'nearest' (our replicate). Figures are the median of timed runs (CUDA events) after warm-up, in
 output Gvox/s.
 
@@ -18,13 +18,18 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "common"))
 from dumped_inputs import dumped_inputs  # noqa: E402
 
 
-def ball(r):
-    z, y, x = np.mgrid[-r:r + 1, -r:r + 1, -r:r + 1]
-    return (x * x + y * y + z * z) / (r * r) <= 1.0
+def ellipsoid(rx, ry, rz):
+    """ImageJ's ellipsoid of whole radii (tools/generators/windows.py), as a (z, y, x) footprint."""
+    z, y, x = np.mgrid[-rz:rz + 1, -ry:ry + 1, -rx:rx + 1]
+    return x * x * (1.0 / (rx * rx)) + y * y * (1.0 / (ry * ry)) + z * z * (1.0 / (rz * rz)) <= 1.0
 
 
 WINDOWS = {"box 3x3x3": np.ones((3, 3, 3), bool), "box 5x5x5": np.ones((5, 5, 5), bool),
-           "ellipsoid r1": ball(1), "ellipsoid r2": ball(2)}
+           "box 5x5x3": np.ones((3, 5, 5), bool), "box 7x7x3": np.ones((3, 7, 7), bool),
+           "box 7x7x7": np.ones((7, 7, 7), bool),
+           "ellipsoid r1": ellipsoid(1, 1, 1), "ellipsoid r2": ellipsoid(2, 2, 2),
+           "ellipsoid 2,2,1": ellipsoid(2, 2, 1), "ellipsoid 3,3,1": ellipsoid(3, 3, 1),
+           "ellipsoid 3,3,2": ellipsoid(3, 3, 2)}
 
 
 def time_ms(call, runs):

@@ -142,8 +142,11 @@ TEST(Median3DCpu, NetworkWindowsEveryTypeBorderAndVectorTail) {
     // The windows with a network run it on 32, 16 or 8 columns at a time (u8, u16, f32 keys
     // with AVX2; 1 portable): widths around those steps, a single column, volumes smaller than
     // the window, and one large enough to be split among threads.
-    const fm::Window3D windows[] = {fm::Window3D::box(3), fm::Window3D::box(5),
-                                    fm::Window3D::ellipsoid(1), fm::Window3D::ellipsoid(2)};
+    const fm::Window3D windows[] = {fm::Window3D::box(3),           fm::Window3D::box(5),
+                                    fm::Window3D::ellipsoid(1),      fm::Window3D::ellipsoid(2),
+                                    fm::Window3D::box(5, 5, 3),      fm::Window3D::box(7, 7, 3),
+                                    fm::Window3D::ellipsoid(2, 2, 1), fm::Window3D::ellipsoid(3, 3, 1),
+                                    fm::Window3D::ellipsoid(3, 3, 2)};
     const std::int64_t sizes[][3] = {{1, 1, 1},  {1, 5, 3},  {2, 2, 2},  {7, 3, 2},  {8, 2, 3},
                                      {9, 5, 1},  {15, 1, 2}, {16, 3, 3}, {17, 2, 5}, {31, 4, 2},
                                      {32, 1, 1}, {33, 3, 4}, {47, 2, 3}, {71, 37, 9}};

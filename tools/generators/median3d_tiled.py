@@ -1,6 +1,6 @@
 """Generates 3D median networks that compute a tile of outputs per thread by hierarchical
 tiling, for the 3D windows served fast (boxes 3x3x3 and 5x5x5, ImageJ's ellipsoids of radius 1
-and 2). native/src/networks/generated/median3d_networks.hpp holds the networks as host-device
+and 2; on the CPU also boxes 5x5x3 and 7x7x3 and ellipsoids 2,2,1, 3,3,1 and 3,3,2). native/src/networks/generated/median3d_networks.hpp holds the networks as host-device
 code, shared by the CUDA kernels and the CPU backend (which runs them with a vector lane per
 output column); kernels/generated/median3d_tiled/ one CUDA source per window (the kernel's
 launch for its networks), windows.cuh (what they export and the dispatch) and sources.cmake.
@@ -45,6 +45,18 @@ WINDOWS = {
 # and ellipsoid1 1x1x2 ran 1.2-1.6x, 1x2x2 no faster (1x2x1 was slower than 1x1x2 throughout;
 # the machine was shared, so figures within 20% count as ties).
 CPU_TILES = {"box3": (1, 1, 2), "box5": (1, 2, 2), "ellipsoid1": (1, 1, 2), "ellipsoid2": (1, 2, 2)}
+# Anisotropic windows (a z side shorter than x and y, as stacks whose z step is coarser than their
+# pixel take) with a network on the CPU only for now, and its tile: the one of 1x2x2 and 1x2x1
+# with fewer min/max per output (box 5x5x3 590 and 604; box 7x7x3 1500 and 1539; ellipsoid
+# 2,2,1 109 and 71; 3,3,1 333 and 174; 3,3,2 655 and 637). The generic path they took sorts
+# every window (about 30x slower than box 5x5x5's network).
+CPU_ONLY_WINDOWS = {
+    "box5x5x3": (box(5, 5, 3), (1, 2, 2)),
+    "box7x7x3": (box(7, 7, 3), (1, 2, 2)),
+    "ellipsoid2x2x1": (imagej_ellipsoid(2, 2, 1), (1, 2, 1)),
+    "ellipsoid3x3x1": (imagej_ellipsoid(3, 3, 1), (1, 2, 1)),
+    "ellipsoid3x3x2": (imagej_ellipsoid(3, 3, 2), (1, 2, 1)),
+}
 
 
 def tiled_network(offsets, tile):
@@ -226,13 +238,17 @@ def networks_header():
             if struct_name(name, tile) not in emitted:
                 emitted.add(struct_name(name, tile))
                 out += emit(name, offsets, tile)
+    for name, (offsets, tile) in CPU_ONLY_WINDOWS.items():
+        out += emit(name, offsets, tile)
+    cpu_networks = [(name, offsets, CPU_TILES[name]) for name, (offsets, _, _) in WINDOWS.items()]
+    cpu_networks += [(name, offsets, tile) for name, (offsets, tile) in CPU_ONLY_WINDOWS.items()]
     out += ["// Calls f(Net{}) with the CPU's network for a window given as runs (semantics/footprint3d.hpp)",
             "// and returns true, or returns false if none serves it.",
             "template <class F>",
             "bool with_cpu_network(int radius_z, int radius_y, const int* half_width, int entries, F&& f) {"]
-    for name, (offsets, _, _) in WINDOWS.items():
+    for name, offsets, tile in cpu_networks:
         out += [f"    {{  // {name}", *runs_match(offsets, "        "),
-                f"            return f({struct_name(name, CPU_TILES[name])}{{}}), true;", "    }"]
+                f"            return f({struct_name(name, tile)}{{}}), true;", "    }"]
     out += ["    return false;", "}", "", "}  // namespace fastmedian::kernels::tiled3d", ""]
     return "\n".join(out)
 

@@ -37,16 +37,21 @@ def imagej_circle_mask(radius):
     return [[abs(dx) <= h for dx in range(-k, k + 1)] for h in half]
 
 
-def box(k):
-    """Offsets (dx, dy, dz) of the k x k x k box."""
-    r = k // 2
-    return [(dx, dy, dz) for dz in range(-r, r + 1) for dy in range(-r, r + 1) for dx in range(-r, r + 1)]
+def box(kx, ky=None, kz=None):
+    """Offsets (dx, dy, dz) of the kx x ky x kz box (k x k x k for box(k))."""
+    rx = kx // 2
+    ry = (kx if ky is None else ky) // 2
+    rz = (kx if kz is None else kz) // 2
+    return [(dx, dy, dz) for dz in range(-rz, rz + 1) for dy in range(-ry, ry + 1) for dx in range(-rx, rx + 1)]
 
 
-def imagej_ellipsoid(r):
-    """Offsets (dx, dy, dz) of ImageJ's createKernelEllipsoid for radius r on every axis
-    (integer r: float and double agree on 1 / r^2 <= 1 comparisons here)."""
-    v = math.ceil(r)
-    inv = 1.0 / (r * r)
-    return [(dx, dy, dz) for dz in range(-v, v + 1) for dy in range(-v, v + 1) for dx in range(-v, v + 1)
-            if (dx * dx + dy * dy + dz * dz) * inv <= 1.0]
+def imagej_ellipsoid(rx, ry=None, rz=None):
+    """Offsets (dx, dy, dz) of ImageJ's createKernelEllipsoid for whole radii rx, ry, rz (r on
+    every axis for imagej_ellipsoid(r)): dx^2 / rx^2 + dy^2 / ry^2 + dz^2 / rz^2 <= 1, as
+    semantics/footprint3d.cpp has it (whole radii: float and double agree on these sums)."""
+    radii = (rx, rx if ry is None else ry, rx if rz is None else rz)
+    assert all(r == int(r) and r > 0 for r in radii), "whole, positive radii"
+    vx, vy, vz = (int(r) for r in radii)
+    ix, iy, iz = (1.0 / (r * r) for r in radii)
+    return [(dx, dy, dz) for dz in range(-vz, vz + 1) for dy in range(-vy, vy + 1) for dx in range(-vx, vx + 1)
+            if dx * dx * ix + dy * dy * iy + dz * dz * iz <= 1.0]
