@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "fastmedian/fastmedian.hpp"
@@ -194,6 +195,29 @@ TEST(Median3DCpu, TiesSpecialsAndWindowsLargerThanTheVolume) {
             expect_matches_naive(src, fm::Window3D::box(3), b,
                                  std::numeric_limits<double>::quiet_NaN(), false, "float specials");
         }
+}
+
+TEST(Median3DCpu, WindowsWithoutANetworkOnFullRangeIntegersWithFarJumps) {
+    // u8 and u16 windows without a network take a sliding histogram along the rows: blocks of
+    // alternating extremes make its median jump across whole coarse bins, and ties and wide
+    // windows (box 7, ellipsoid 3) keep many rows in it.
+    std::uint32_t seed = 700;
+    for (fm::PixelType t : {fm::PixelType::u8, fm::PixelType::u16})
+        for (const fm::Window3D& w : {fm::Window3D::box(7), fm::Window3D::ellipsoid(3), fm::Window3D::box(9, 3, 5)})
+            for (fm::Border b : {fm::Border::replicate, fm::Border::wrap, fm::Border::constant}) {
+                Stack src(t, 23, 11, 9);
+                std::mt19937 rng(seed++);
+                const std::uint32_t top = t == fm::PixelType::u8 ? 255 : 65535;
+                for (std::int64_t z = 0; z < src.planes; ++z)
+                    for (std::int64_t y = 0; y < src.height; ++y)
+                        for (std::int64_t x = 0; x < src.width; ++x) {
+                            const bool high = ((x / 3) + (y / 2) + z) % 2 == 1;
+                            const std::uint32_t v = high ? top - rng() % 3 : rng() % 3;
+                            if (t == fm::PixelType::u8) src.at<std::uint8_t>(z, y, x) = static_cast<std::uint8_t>(v);
+                            else src.at<std::uint16_t>(z, y, x) = static_cast<std::uint16_t>(v);
+                        }
+                expect_matches_naive(src, w, b, top / 2.0, false, label(t, b, w));
+            }
 }
 
 TEST(Median3DCpu, ThreadsFromTheEnvironment) {

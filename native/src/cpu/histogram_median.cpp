@@ -407,6 +407,16 @@ void median_over_ranks(const KeyBlock<K>& b, const Footprint& fp, HistogramScrat
 
 }  // namespace
 
+template <class Out>
+void sliding_histogram_row(const std::uint32_t* const* rows, Out* out, std::int64_t width,
+                           const Footprint& fp, std::uint32_t levels, int shift) {
+    huang(rows, out, 0, width, 1, fp, levels, shift);
+}
+template void sliding_histogram_row(const std::uint32_t* const*, std::uint8_t*, std::int64_t,
+                                    const Footprint&, std::uint32_t, int);
+template void sliding_histogram_row(const std::uint32_t* const*, std::uint16_t*, std::int64_t,
+                                    const Footprint&, std::uint32_t, int);
+
 template <class K>
 int histogram_block_rows(const Footprint& fp) {
     if (!constant_time(fp)) return kBlockRows;

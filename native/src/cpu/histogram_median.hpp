@@ -26,6 +26,15 @@ struct HistogramScratch {
 template <class K>
 void histogram_median(const KeyBlock<K>& block, const Footprint& fp, HistogramScratch& scratch);
 
+// Huang's sliding histogram over one output row of `width` medians of keys in [0, levels)
+// (u8 and u16 pixels as they are): `fp` lists the window's rows as runs and rows[j] points at
+// row j's keys for the window of output 0. For windows of any shape that have no network,
+// such as the 3D median's (the rows of every plane the window reaches); coarse bins of
+// 2^shift keys.
+template <class Out>
+void sliding_histogram_row(const std::uint32_t* const* rows, Out* out, std::int64_t width,
+                           const Footprint& fp, std::uint32_t levels, int shift);
+
 // Output rows per block that suit histogram_median<K> for this window: the constant-time
 // squares set up a histogram per input column for each block, so they take taller blocks than
 // the others (whose float path ranks each block's keys at once).

@@ -8,6 +8,7 @@
 
 #include "semantics/constant_value.hpp"
 #include "cpu/border_table.hpp"
+#include "cpu/histogram_median.hpp"
 #include "cpu/isa_kernels.hpp"
 #include "cpu/key_block.hpp"
 #include "cpu/key_of.hpp"
@@ -139,9 +140,13 @@ void network_filter3d(const ConstImageView& src, const ImageView& dst, const Foo
     });
 }
 
+// Every window without a network, and the reference: each output row's window rows as padded
+// keys; then (u8 and u16, not the reference) Huang's sliding histogram along the row, else each
+// voxel's window copied and selected with nth_element.
 template <class T>
 void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
-                    Border border, double cval, const Origin& origin, int threads) {
+                    Border border, double cval, const Origin& origin, bool reference) {
+    const int threads = reference ? 1 : cpu_threads();
     const std::vector<std::int64_t> xs =
         border_table(src.width, fp.radius_x, border, origin.x, dst.width);
     const std::vector<std::int64_t> ys =
@@ -152,6 +157,13 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
     const std::int64_t padded = dst.width + 2 * fp.radius_x;
     const int rows = fp.rows();
     const int planes = 2 * fp.radius_z + 1;
+    // The window's non-empty rows of every plane, as one 2D window of runs for the histogram.
+    Footprint flat;
+    flat.radius_x = fp.radius_x;
+    for (int h : fp.half_width)
+        if (h >= 0) flat.half_width.push_back(h);
+    flat.radius_y = static_cast<int>(flat.half_width.size()) / 2;
+    flat.count = fp.count;
 
     parallel_for(dst.planes * dst.height, threads, [&](std::int64_t i) {
         const std::int64_t z = i / dst.height, y = i % dst.height;
@@ -167,8 +179,18 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
                 for (std::int64_t c = 0; c < padded; ++c)
                     k[c] = row == nullptr || xs[c] < 0 ? outside : OrderKey<T>::to_key(row[xs[c]]);
             }
-        std::vector<std::uint32_t> window(static_cast<std::size_t>(fp.count));
         T* out = reinterpret_cast<T*>(dst.row(z, y));
+        if constexpr (!std::is_same_v<T, float>) {
+            if (!reference) {  // u8 and u16 keys are the pixels themselves
+                std::vector<const std::uint32_t*> row_keys;
+                for (int r = 0; r < planes * rows; ++r)
+                    if (fp.half_width[r] >= 0) row_keys.push_back(keys.data() + r * padded);
+                constexpr bool u8 = std::is_same_v<T, std::uint8_t>;
+                sliding_histogram_row(row_keys.data(), out, dst.width, flat, u8 ? 256 : 65536, u8 ? 4 : 8);
+                return;
+            }
+        }
+        std::vector<std::uint32_t> window(static_cast<std::size_t>(fp.count));
         for (std::int64_t x = 0; x < dst.width; ++x) {
             auto n = window.begin();
             for (int r = 0; r < planes * rows; ++r) {
@@ -197,11 +219,10 @@ void median3d_cpu(const ConstImageView& src, const ImageView& dst, const Footpri
         }
         return;
     }
-    const int threads = reference ? 1 : cpu_threads();
     switch (src.type) {
-        case PixelType::u8: median3d_typed<std::uint8_t>(src, dst, fp, border, cval, origin, threads); break;
-        case PixelType::u16: median3d_typed<std::uint16_t>(src, dst, fp, border, cval, origin, threads); break;
-        case PixelType::f32: median3d_typed<float>(src, dst, fp, border, cval, origin, threads); break;
+        case PixelType::u8: median3d_typed<std::uint8_t>(src, dst, fp, border, cval, origin, reference); break;
+        case PixelType::u16: median3d_typed<std::uint16_t>(src, dst, fp, border, cval, origin, reference); break;
+        case PixelType::f32: median3d_typed<float>(src, dst, fp, border, cval, origin, reference); break;
     }
 }
 
