@@ -69,8 +69,13 @@ RUNS = {
         "data": "the shared bead stack (u8; u16 = value x 257, f32 = value / 255) mirror-tiled to "
                 "512 x 512 x 256, and from it f32 with fractions, full-range noise and f32 with "
                 "every value distinct (`bench/common/data_kinds.hpp`)",
-        "command": "`bench/gpu/run_median3d.sh` (15 runs; CuPy 7 runs), main of 2026-11-29",
+        "command": "`bench/gpu/run_median3d.sh` (15 runs; CuPy 7 runs), main of 2026-11-29 with "
+                   "the anisotropic windows in the benchmark",
         "notebook": "four-kinds-h200-2026-11-29.md",
+        "later": "The anisotropic windows (boxes 5x5x3 and 7x7x3, ellipsoids 2,2,1, 3,3,1 and "
+                 "3,3,2) and box 7x7x7 take the GPU's generic path: 0.33 to 8 Gvox/s, slower than "
+                 "the symmetric windows that contain them, and CuPy is faster on the ellipsoids "
+                 "(issue 50).",
     },
     "separable": {
         "title": "Separable median smoother (background, GPU, device-resident)",
