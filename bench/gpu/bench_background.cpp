@@ -162,9 +162,7 @@ int main(int argc, char** argv) {
             for (const std::string& kind : bench::data_kinds(data, type)) {
                 const bench::HostImage img = bench::make_input(kind, shared);
                 if (!dump.empty()) bench::dump_input(dump, kind, img);
-                check(cudaMemcpy2D(d_src.ptr, d_src.pitch, img.bytes.data(), row_bytes, row_bytes,
-                                   size, cudaMemcpyHostToDevice),
-                      "upload");
+                d_src.upload(img);
                 for (int k : sizes) {
                     for (auto method : {fm::BackgroundMethod::exact, fm::BackgroundMethod::separable}) {
                         if (methods.find(fm::background_method_name(method)) == std::string::npos) continue;

@@ -128,9 +128,7 @@ int main(int argc, char** argv) {
             for (const std::string& kind : bench::data_kinds(data, type)) {
                 const bench::HostImage vol = bench::make_input(kind, beads);
                 if (!dump.empty()) bench::dump_input(dump, kind, vol);
-                check(cudaMemcpy2D(d_src.ptr, d_src.pitch, vol.bytes.data(), row_bytes, row_bytes,
-                                   h * d, cudaMemcpyHostToDevice),
-                      "upload");
+                d_src.upload(vol);
                 for (const auto& [name, window] : windows) {
                     fm::Median3DOptions o;
                     o.window = window;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fastmedian/image.hpp"
+#include "raw_image.hpp"
 
 namespace bench {
 
@@ -39,6 +40,14 @@ struct DeviceImage {
         v.plane_stride = pitch * height;
         v.memory = fastmedian::Memory::cuda;
         return v;
+    }
+    // Copies the host image (a plane, or a volume's planes as rows one below the other) in.
+    void upload(const HostImage& image) const {
+        const auto row = image.width * static_cast<std::int64_t>(fastmedian::pixel_size(image.type));
+        check(cudaMemcpy2D(ptr, static_cast<std::size_t>(pitch), image.bytes.data(),
+                           static_cast<std::size_t>(row), static_cast<std::size_t>(row),
+                           static_cast<std::size_t>(image.height * image.depth), cudaMemcpyHostToDevice),
+              "upload");
     }
 };
 
