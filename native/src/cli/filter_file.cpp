@@ -247,6 +247,7 @@ private:
 }  // namespace
 
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f) {
+    const auto began = Clock::now();
     // By identity, not by name: "./a.tif", a hard link or a symlink to the input all count.
     std::error_code ec;
     if (std::filesystem::equivalent(in, out, ec))
@@ -296,7 +297,9 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         // box, so it writes those of every input step; median3d only the block's.
         const std::int64_t from = plan.window > 0 ? first : o0, to = plan.window > 0 ? end : o1;
         if (stages) line.stage("reading", (end - first) * plan.step);
+        auto start = Clock::now();
         input.cover(first, end, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
+        r.read_ms += ms_since(start);
         const tiff::Stack& src = input.stack();
         const std::int64_t held = f.project ? projections : (to - from) * plan.step;
         if (dst.bytes.empty() || dst.planes < held)
@@ -304,7 +307,7 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         ImageView into = dst.mutable_view();
         into.planes = held;
         if (stages) line.stage("filtering", src.planes);
-        const auto start = Clock::now();
+        start = Clock::now();
         if (planewise(f)) {
             r.run = f.run(src.view(), into, 0);
         } else {
@@ -330,11 +333,16 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
             done.planes = (o1 - o0) * plan.step;
         }
         if (stages) line.stage("writing", done.planes);
+        start = Clock::now();
         writer.write(done, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
+        r.write_ms += ms_since(start);
         if (!stages) line.update(o1 * plan.step);
     }
+    const auto start = Clock::now();
     writer.commit();
+    r.sync_ms = ms_since(start);
     line.erase();
+    r.wall_ms = ms_since(began);
     return r;
 }
 
@@ -397,10 +405,11 @@ std::string summary(const std::string& what, const FilterResult& r, const std::s
             s += (i == 0 ? ":" : ",") + std::to_string(r.run.devices[i]);
     s += " (" + r.run.device_name + "): " + std::to_string(r.width) + "x" +
          std::to_string(r.height) + "x" + std::to_string(r.planes) + " " +
-         pixel_type_name(r.type) + " in " + format_number("%.1f", r.filter_ms) + " ms";
-    if (r.startup_ms > 0.0)
-        s += " (+ " + format_number("%.1f", r.startup_ms) + " ms CUDA start-up)";
-    s += " -> " + out;
+         pixel_type_name(r.type) + " in " + format_number("%.1f", r.wall_ms) + " ms: ";
+    if (r.startup_ms > 0.0) s += "CUDA start-up " + format_number("%.1f", r.startup_ms) + ", ";
+    s += "read " + format_number("%.1f", r.read_ms) + ", filter " +
+         format_number("%.1f", r.filter_ms) + ", write " + format_number("%.1f", r.write_ms) +
+         ", fsync+rename " + format_number("%.1f", r.sync_ms) + " ms -> " + out;
     return s;
 }
 
