@@ -17,7 +17,9 @@ struct FilterResult {
     RunInfo run;
     // The run's parts, in milliseconds: the whole (opening the files to the rename) and what
     // it spent reading the input, filtering, writing the output, and on the output's fsync
-    // and rename over its path; what is left is reading and writing the files' headers.
+    // and rename over its path; what is left is reading and writing the files' headers and
+    // taking memory. Blocks read or written while another is filtered count only where the
+    // filter waited for them, so the parts never add up to more than the whole.
     double wall_ms = 0.0;
     double read_ms = 0.0;
     double filter_ms = 0.0;   // the filter alone, without reading and writing
@@ -86,9 +88,11 @@ struct StackFilter {
 };
 
 // Reads `in`, filters the whole stack and writes `out`, in blocks of planes within
-// f.max_memory where the filter allows (filter_file.cpp, Plan). Refuses (UsageError) when
-// `out` is the same file as `in`, and (Error, io_error) before reading any pixel when even the
-// least the filter must hold at once is over f.max_memory; never leaves a partial `out`.
+// f.max_memory where the filter allows (filter_file.cpp, Plan), reading the next block and
+// writing the last one while one is filtered where the ceiling holds two. Refuses
+// (UsageError) when `out` is the same file as `in`, and (Error, io_error) before reading any
+// pixel when even the least the filter must hold at once is over f.max_memory; never leaves a
+// partial `out`.
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f);
 // median2d over every plane; refuses a non-finite --cval for integer images.
 FilterResult filter_file(const std::string& in, const std::string& out, const MedianOptions& o,
