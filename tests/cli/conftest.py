@@ -96,6 +96,16 @@ def assert_one_line_error(r, code, *fragments):
         assert f in r.stderr
 
 
+# Every command that writes a file, in each of its ways through a stack, with small options.
+WRITING_COMMANDS = {
+    "median": ["median", "--size", "3"],
+    "median --3d": ["median", "--size", "3", "--3d"],
+    "temporal": ["temporal", "--window", "3"],
+    "temporal --project": ["temporal", "--project"],
+    "background": ["background", "--size", "5"],
+    "convolve": ["convolve", "--gaussian", "1"],
+}
+
 # The summary line's times: "in WALL ms: [CUDA start-up S, ]read R, filter F, write W,
 # fsync+rename Y ms -> OUT".
 RUN_TIMES = re.compile(r" in (?P<wall>\d+\.\d) ms: (?:CUDA start-up (?P<startup>\d+\.\d), )?"

@@ -4,16 +4,8 @@ import numpy as np
 import pytest
 import tifffile
 
-from conftest import run_times
+from conftest import WRITING_COMMANDS, run_times
 
-COMMANDS = {
-    "median": ["median", "--size", "3"],
-    "median --3d": ["median", "--size", "3", "--3d"],
-    "temporal": ["temporal", "--window", "3"],
-    "temporal --project": ["temporal", "--project"],
-    "background": ["background", "--size", "5"],
-    "convolve": ["convolve", "--gaussian", "1"],
-}
 # Each time is rounded to 0.1 ms: five of them may each be 0.05 ms over.
 ROUNDING_MS = 0.25
 
@@ -34,7 +26,7 @@ def assert_parts_fit(times):
 
 
 @pytest.mark.parametrize("memory", ["whole", "blocks"])
-@pytest.mark.parametrize("command", COMMANDS.values(), ids=COMMANDS.keys())
+@pytest.mark.parametrize("command", WRITING_COMMANDS.values(), ids=WRITING_COMMANDS.keys())
 def test_parts_add_up_to_no_more_than_the_wall_time(fastmedian, stack, tmp_path, command, memory):
     # A plane is 117 KiB in and out: 1M holds blocks of 2 planes, or of 2 frames with the 2
     # a temporal window of 3 shares; --project takes the stack whole (16 planes in, 1 out).
