@@ -136,17 +136,19 @@ struct Plan {
     }
 };
 
-// The input and output planes the blocks in flight hold at most by default, under the memory
-// ceiling. While one block is filtered the system writes the last one's output back to the
-// disk, where a whole stack's output all waits for the final fsync: blocks finish sooner than
-// the whole stack at once (docs/cli.md, Memory).
+// The input and output planes the blocks in flight hold together at most by default, under
+// the memory ceiling. While one block is filtered the system writes the last one's output back
+// to the disk, where a whole stack's output all waits for the final fsync: blocks finish sooner
+// than the whole stack at once (docs/cli.md, Memory).
 constexpr double kBlockBytes = 256.0 * (1 << 20);
 
 // Output steps a block holds with its input's halo when `in_flight` blocks are held at once:
-// as many as their share of kBlockBytes (or 8 halos, so that filtering each block's halo again
-// costs little) hold, within their share of the memory ceiling; while the progress line is
-// shown about a fiftieth of the stack, so it moves (but at least 4 halos). 0 where not one
-// step fits.
+// as many as their share of kBlockBytes (or of 8 halos, so that filtering each block's halo
+// again costs little) hold, within their share of the memory ceiling; while the progress line
+// is shown about a fiftieth of the stack, so it moves (but at least 4 halos). 0 where not one
+// step fits. Blocks in flight share what one block would hold: fresh memory costs about as
+// much as reading it (on the 2-core build machine, 0.2 s for 64 MiB when another thread takes
+// some too), and twice as much of it in flight took longer than the overlap saved.
 std::int64_t block_steps(const tiff::StackHeader& h, const Plan& p, PixelType out_type,
                          std::uint64_t ceiling, int in_flight, bool progress_shown) {
     const std::int64_t halo = p.halo();
@@ -156,7 +158,7 @@ std::int64_t block_steps(const tiff::StackHeader& h, const Plan& p, PixelType ou
     const double pair = in_step + out_step;
     const double budget =
         std::min(static_cast<double>(ceiling),
-                 std::max(kBlockBytes, 8.0 * in_flight * static_cast<double>(1 + halo) * pair)) /
+                 std::max(kBlockBytes, 8.0 * static_cast<double>(1 + halo) * pair)) /
         in_flight;
     std::int64_t block = static_cast<std::int64_t>(
         std::min(static_cast<double>(p.steps),
@@ -207,14 +209,14 @@ Plan plan_for(const std::string& in, const tiff::StackHeader& h, const PlaneSeri
     tiff::StackHeader least = h;
     least.planes = (1 + p.halo()) * p.step;
     check_memory(in, least, out_type, (1 + p.out_halo()) * p.step, f.max_memory);
-    // Two blocks in flight where the ceiling holds them, each of at least its halo (a temporal
-    // block filters its halo again: at most twice the work): the next one is read and the last
-    // one written while one is filtered. Otherwise one block, read, filtered and written in turn.
-    p.block = block_steps(h, p, out_type, f.max_memory, 2, progress_shown);
-    p.overlap = p.block >= std::max(p.halo(), std::int64_t{1}) && p.block_end(0) < p.steps;
-    if (!p.overlap)
-        p.block = std::max(block_steps(h, p, out_type, f.max_memory, 1, progress_shown),
-                           std::int64_t{1});
+    p.block = std::max(block_steps(h, p, out_type, f.max_memory, 1, progress_shown),
+                       std::int64_t{1});
+    // A stack of more than one block goes two blocks at a time in that memory where each still
+    // holds at least its halo (a temporal block filters its halo again: at most twice the
+    // work): the next one is read and the last one written while one is filtered.
+    const std::int64_t shared = block_steps(h, p, out_type, f.max_memory, 2, progress_shown);
+    p.overlap = p.block_end(0) < p.steps && shared >= std::max(p.halo(), std::int64_t{1});
+    if (p.overlap) p.block = shared;
     return p;
 }
 
@@ -322,7 +324,8 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
     const std::launch launch = plan.overlap ? std::launch::async : std::launch::deferred;
     // One block shows its reading, filtering and writing; several show the planes done.
     const bool stages = plan.block_end(0) >= plan.steps;
-    const tiff::PlaneProgress progress = stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress();
+    const tiff::PlaneProgress progress =
+        stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress();
     InputBlocks input(reader, h, plan.step, plan.most_input(), buffers);
     // Taken once the first block's pixels have proved to be in the file.
     std::vector<tiff::Stack> outputs(buffers);
