@@ -2,6 +2,7 @@
 images (FASTMEDIAN_SHARED_DATA) and a runner. ctest sets both variables."""
 import os
 import pathlib
+import re
 import resource
 import signal
 import subprocess
@@ -93,6 +94,30 @@ def assert_one_line_error(r, code, *fragments):
     assert r.stderr.startswith("fastmedian: ") and r.stderr.count("\n") == 1, r.stderr
     for f in fragments:
         assert f in r.stderr
+
+
+# Every command that writes a file, in each of its ways through a stack, with small options.
+WRITING_COMMANDS = {
+    "median": ["median", "--size", "3"],
+    "median --3d": ["median", "--size", "3", "--3d"],
+    "temporal": ["temporal", "--window", "3"],
+    "temporal --project": ["temporal", "--project"],
+    "background": ["background", "--size", "5"],
+    "convolve": ["convolve", "--gaussian", "1"],
+}
+
+# The summary line's times: "in WALL ms: [CUDA start-up S, ]read R, filter F, write W,
+# fsync+rename Y ms -> OUT".
+RUN_TIMES = re.compile(r" in (?P<wall>\d+\.\d) ms: (?:CUDA start-up (?P<startup>\d+\.\d), )?"
+                       r"read (?P<read>\d+\.\d), filter (?P<filter>\d+\.\d), "
+                       r"write (?P<write>\d+\.\d), fsync\+rename (?P<sync>\d+\.\d) ms -> ")
+
+
+def run_times(line):
+    """The times of a summary line, in ms, by name (startup 0 for runs on the CPU)."""
+    m = RUN_TIMES.search(line)
+    assert m, line
+    return {k: float(v or 0) for k, v in m.groupdict().items()}
 
 
 def listing(directory):

@@ -9,14 +9,8 @@ import numpy as np
 import pytest
 import tifffile
 
-COMMANDS = {
-    "median": ["median", "--size", "3"],
-    "median --3d": ["median", "--size", "3", "--3d"],
-    "temporal": ["temporal", "--window", "3"],
-    "temporal --project": ["temporal", "--project"],
-    "background": ["background", "--size", "5"],
-    "convolve": ["convolve", "--gaussian", "1"],
-}
+from conftest import WRITING_COMMANDS
+
 ERASE = "\r\x1b[K"
 
 
@@ -46,7 +40,7 @@ def stack(tmp_path):
     return tmp_path / "in.tif"
 
 
-@pytest.mark.parametrize("command", COMMANDS.values(), ids=COMMANDS.keys())
+@pytest.mark.parametrize("command", WRITING_COMMANDS.values(), ids=WRITING_COMMANDS.keys())
 def test_line_on_a_terminal(cli, fastmedian, stack, tmp_path, command):
     rc, out, err = on_terminal(cli, command[0], stack, tmp_path / "tty.tif", *command[1:],
                                "--backend", "cpu")
@@ -71,7 +65,7 @@ def test_line_on_a_terminal(cli, fastmedian, stack, tmp_path, command):
     assert (tmp_path / "tty.tif").read_bytes() == (tmp_path / "pipe.tif").read_bytes()
 
 
-@pytest.mark.parametrize("command", COMMANDS.values(), ids=COMMANDS.keys())
+@pytest.mark.parametrize("command", WRITING_COMMANDS.values(), ids=WRITING_COMMANDS.keys())
 def test_quiet_prints_nothing(cli, stack, tmp_path, command):
     rc, out, err = on_terminal(cli, command[0], stack, tmp_path / "out.tif", *command[1:],
                                "--backend", "cpu", "--quiet")

@@ -12,7 +12,8 @@ import pytest
 import scipy.ndimage as ndi
 import tifffile
 
-from conftest import assert_same_bits, ellipsoid, from_keys, sort_keys
+from conftest import (assert_one_line_error, assert_same_bits, ellipsoid, from_keys, listing,
+                      small_file_limit, sort_keys)
 
 COMMANDS = {
     "median": ["median", "--size", "3"],
@@ -289,3 +290,64 @@ def test_3d_peak_memory(cli, cli_is_sanitized, stack, tmp_path):
     # takes 64 MiB.
     assert streamed - baseline < 8 * 1024, (streamed, baseline)
     assert whole - baseline > 48 * 1024, (whole, baseline)
+
+
+# --- blocks in flight: the next read and the last written while one is filtered ---
+
+# 40 planes of 24 x 20 u16 (960 bytes in and out each), and --max-memory for the stack whole,
+# in blocks one at a time, and in blocks two at a time (each at least its halo: the temporal
+# window's N - 1 frames, the 3D median's 2 RZ slices; see plan_for in filter_file.cpp).
+OVERLAP = {
+    # 1.5 planes in and out: one block of 1 plane; 2 x 3 of them: two blocks of 3.
+    "median": (["median", "--size", "3"], 2880, 11520),
+    # N = 5: 3 frames and the 4 of the window (13440 bytes), not 2 x 4 and 4; then 2 x 4 and 4.
+    "temporal": (["temporal", "--window", "5"], 13440, 30720),
+    # 5 slices deep: 3 slices out, 3 and 4 in; then two of 4 out, 4 and 4 in.
+    "median --3d": (["median", "--3d", "--size", "3", "--zsize", "5"], 9600, 23040),
+}
+
+
+@pytest.mark.parametrize("command", OVERLAP, ids=OVERLAP.keys())
+def test_blocks_in_flight_equal_one_at_a_time_and_whole(fastmedian, tmp_path, command):
+    args, one_at_a_time, two_at_a_time = OVERLAP[command]
+    hyperstack_file(tmp_path / "in.tif", "ZYX", (40, 24, 20), seed=9)
+    outputs = []
+    for memory in [[], ["--max-memory", one_at_a_time], ["--max-memory", two_at_a_time]]:
+        outputs.append(tmp_path / f"out{len(outputs)}.tif")
+        r = fastmedian(args[0], tmp_path / "in.tif", outputs[-1], *args[1:], "--backend", "cpu",
+                       *memory)
+        assert r.returncode == 0, r.stderr
+    assert outputs[0].read_bytes() == outputs[1].read_bytes() == outputs[2].read_bytes()
+
+
+@pytest.mark.parametrize("command", OVERLAP, ids=OVERLAP.keys())
+def test_a_later_block_that_cannot_be_read_leaves_no_file(fastmedian, tmp_path, command):
+    # Our own output lays its planes after every header: cutting its end cuts the last plane,
+    # which the last block reads while the one before is filtered.
+    args, _, two_at_a_time = OVERLAP[command]
+    hyperstack_file(tmp_path / "stack.tif", "ZYX", (40, 24, 20), seed=10)
+    assert fastmedian("median", tmp_path / "stack.tif", tmp_path / "whole.tif",
+                      "--size", "1").returncode == 0
+    cut = tmp_path / "cut.tif"
+    cut.write_bytes((tmp_path / "whole.tif").read_bytes()[:-100])
+    out = tmp_path / "out"
+    out.mkdir()
+    whole = fastmedian(args[0], cut, out / "out.tif", *args[1:], "--backend", "cpu")
+    blocks = fastmedian(args[0], cut, out / "out.tif", *args[1:], "--backend", "cpu",
+                        "--max-memory", two_at_a_time)
+    assert_one_line_error(blocks, 1, "cut.tif: cannot read")
+    assert blocks.stderr == whole.stderr
+    assert listing(out) == []
+
+
+def test_a_later_block_that_cannot_be_written_leaves_the_old_file(fastmedian, tmp_path):
+    # 100 planes of 32 x 32 u16 in blocks of 4 planes, two at a time: writes past 64 KiB fail
+    # (EFBIG, as on a full disk) some blocks in.
+    hyperstack_file(tmp_path / "in.tif", "ZYX", (100, 32, 32), seed=11)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "out.tif").write_bytes(b"previous result")
+    r = fastmedian("median", tmp_path / "in.tif", out / "out.tif", "--size", "3",
+                   "--max-memory", "32K", preexec_fn=small_file_limit)
+    assert_one_line_error(r, 1, f"{out / 'out.tif'}", "cannot write")
+    assert listing(out) == ["out.tif"] and (out / "out.tif").read_bytes() == b"previous result"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <iterator>
 #include <utility>
 #include <system_error>
@@ -105,14 +106,21 @@ struct Plan {
     std::int64_t block = 1;   // output steps a block, at most
     int window = 0;           // the temporal window N, whose frames a block reads with it
     std::int64_t radius = 0;  // the 3D median's z radius: steps a block reads on either side
+    // Two blocks in flight: the next read and the last written while one is filtered.
+    bool overlap = false;
 
     // Input steps a block reads besides its own: a temporal window's N - 1 frames, or the 3D
     // median's slices on either side within the volume.
     std::int64_t halo() const {
         return window > 0 ? window - 1 : std::min(2 * radius, volume - 1);
     }
+    // Output steps a block writes besides its own: the temporal median writes the output of
+    // its halo too (its API takes no output box); median3d only the block's.
+    std::int64_t out_halo() const { return window > 0 ? halo() : 0; }
     // The most input steps a block reads.
     std::int64_t most_input() const { return std::min(block + halo(), volume); }
+    // The most output steps a block writes.
+    std::int64_t most_output() const { return window > 0 ? most_input() : block; }
     // The end of the block of output steps from o0.
     std::int64_t block_end(std::int64_t o0) const {
         return std::min(o0 + block, o0 - o0 % volume + volume);
@@ -128,35 +136,35 @@ struct Plan {
     }
 };
 
-// The input and output planes a block holds at most by default, under the memory ceiling.
-// While one block is filtered the system writes the last one's output back to the disk, where
-// a whole stack's output all waits for the final fsync: blocks finish sooner than the whole
-// stack at once (docs/cli.md, Memory).
+// The input and output planes the blocks in flight hold together at most by default, under
+// the memory ceiling. While one block is filtered the system writes the last one's output back
+// to the disk, where a whole stack's output all waits for the final fsync: blocks finish sooner
+// than the whole stack at once (docs/cli.md, Memory).
 constexpr double kBlockBytes = 256.0 * (1 << 20);
 
-// Steps a block holds with its input's halo: as many as kBlockBytes (or 8 halos, so that
-// filtering each block's halo again costs little) hold, within the memory ceiling; while the
-// progress line is shown about a fiftieth of the stack, so it moves (but at least 4 halos).
-// Refuses (as check_memory) when even one block of one step is over the ceiling.
-std::int64_t block_steps(const std::string& in, const tiff::StackHeader& h, const Plan& p,
-                         PixelType out_type, std::uint64_t ceiling, bool progress_shown) {
-    // The temporal median writes the output of its halo too (its API takes no output box);
-    // median3d only the block's.
+// Output steps a block holds with its input's halo when `in_flight` blocks are held at once:
+// as many as their share of kBlockBytes (or of 8 halos, so that filtering each block's halo
+// again costs little) hold, within their share of the memory ceiling; while the progress line
+// is shown about a fiftieth of the stack, so it moves (but at least 4 halos). 0 where not one
+// step fits. Blocks in flight share what one block would hold: fresh memory costs about as
+// much as reading it (on the 2-core build machine, 0.2 s for 64 MiB when another thread takes
+// some too), and twice as much of it in flight took longer than the overlap saved.
+std::int64_t block_steps(const tiff::StackHeader& h, const Plan& p, PixelType out_type,
+                         std::uint64_t ceiling, int in_flight, bool progress_shown) {
     const std::int64_t halo = p.halo();
-    const std::int64_t out_halo = p.window > 0 ? halo : 0;
-    tiff::StackHeader least = h;
-    least.planes = (1 + halo) * p.step;
-    check_memory(in, least, out_type, (1 + out_halo) * p.step, ceiling);
+    const std::int64_t out_halo = p.out_halo();
     const double plane = static_cast<double>(h.width) * h.height * static_cast<double>(p.step);
     const double in_step = plane * pixel_size(h.type), out_step = plane * pixel_size(out_type);
     const double pair = in_step + out_step;
-    const double budget = std::min(static_cast<double>(ceiling),
-                                   std::max(kBlockBytes, 8.0 * static_cast<double>(1 + halo) * pair));
+    const double budget =
+        std::min(static_cast<double>(ceiling),
+                 std::max(kBlockBytes, 8.0 * static_cast<double>(1 + halo) * pair)) /
+        in_flight;
     std::int64_t block = static_cast<std::int64_t>(
         std::min(static_cast<double>(p.steps),
                  std::floor((budget - halo * in_step - out_halo * out_step) / pair)));
     if (progress_shown) block = std::min(block, std::max((p.steps + 49) / 50, 4 * halo));
-    return std::max(block, std::int64_t{1});
+    return std::max(block, std::int64_t{0});
 }
 
 // A filter that takes each plane on its own (the 2D filters).
@@ -197,56 +205,82 @@ Plan plan_for(const std::string& in, const tiff::StackHeader& h, const PlaneSeri
         p.block = p.volume;
         return p;
     }
-    p.block = block_steps(in, h, p, out_type, f.max_memory, progress_shown);
+    // Refused where even a block of one step is over the ceiling.
+    tiff::StackHeader least = h;
+    least.planes = (1 + p.halo()) * p.step;
+    check_memory(in, least, out_type, (1 + p.out_halo()) * p.step, f.max_memory);
+    p.block = std::max(block_steps(h, p, out_type, f.max_memory, 1, progress_shown),
+                       std::int64_t{1});
+    // A stack of more than one block goes two blocks at a time in that memory where each still
+    // holds at least its halo (a temporal block filters its halo again: at most twice the
+    // work): the next one is read and the last one written while one is filtered.
+    const std::int64_t shared = block_steps(h, p, out_type, f.max_memory, 2, progress_shown);
+    p.overlap = p.block_end(0) < p.steps && shared >= std::max(p.halo(), std::int64_t{1});
+    if (p.overlap) p.block = shared;
     return p;
 }
 
-// Input steps [first, end) of the stack, read from `reader` as they are needed and dropped
-// once no block needs them.
-class StepWindow {
+// The input steps [first, end) of each block in turn, read from `reader` into one buffer, or
+// into two by turns (the one the filter reads stays as it is while the next block is read).
+// The steps a block shares with the last (its halo) are taken from the last, not read again.
+class InputBlocks {
 public:
-    // `most`: the most steps cover() is asked to hold.
-    StepWindow(tiff::StackReader& reader, const tiff::StackHeader& h, std::int64_t step,
-               std::int64_t most)
-        : reader_(reader), stack_(h.type, h.width, h.height, 0), step_(step),
+    // `most`: the most steps a block holds.
+    InputBlocks(tiff::StackReader& reader, const tiff::StackHeader& h, std::int64_t step,
+                std::int64_t most, std::size_t buffers)
+        : reader_(reader), buffers_(buffers, tiff::Stack(h.type, h.width, h.height, 0)),
+          step_(step),
           step_bytes_(static_cast<std::size_t>(h.width * h.height * step) * pixel_size(h.type)),
-          most_(most) {}
+          most_bytes_(static_cast<std::size_t>(most) * step_bytes_) {}
 
-    // Holds steps [first, end) afterwards. Blocks move forward: first does not pass the steps
-    // held (the reader goes on from the last), and neither bound goes back.
-    void cover(std::int64_t first, std::int64_t end, const tiff::PlaneProgress& progress) {
-        stack_.bytes.erase(stack_.bytes.begin(), stack_.bytes.begin() + static_cast<std::ptrdiff_t>(
-                                                     (first - first_) * step_bytes_));
-        first_ = first;
-        std::int64_t read = 0;  // steps of this call read
-        if (stack_.bytes.capacity() < static_cast<std::size_t>(most_) * step_bytes_ && end > end_) {
-            // Room for the most steps at once, once a step's pixels prove the pages' size (a
-            // header alone may claim any): a buffer that grew with the blocks would be held
-            // twice, old and new, each time it moved, over the ceiling.
-            reader_.read(step_, stack_.bytes, progress);
-            stack_.bytes.reserve(static_cast<std::size_t>(most_) * step_bytes_);
-            read = 1;
+    // The next block, steps [first, end). Blocks move forward: first does not pass the last
+    // block's end (the reader goes on from there), and neither bound goes back.
+    const tiff::Stack& read(std::int64_t first, std::int64_t end,
+                            const tiff::PlaneProgress& progress) {
+        const tiff::Stack& last = buffers_[last_];
+        last_ = (last_ + 1) % buffers_.size();
+        tiff::Stack& next = buffers_[last_];
+        const auto dropped = static_cast<std::ptrdiff_t>((first - first_) * step_bytes_);
+        // Room for the most steps at once, once a step's pixels prove the pages' size (a
+        // header alone may claim any): a buffer that grew with the blocks would be held
+        // twice, old and new, each time it moved, over the ceiling.
+        const bool proven = end_ > 0;
+        if (&next == &last) {
+            next.bytes.erase(next.bytes.begin(), next.bytes.begin() + dropped);
+        } else {
+            if (proven) next.bytes.reserve(most_bytes_);
+            next.bytes.assign(last.bytes.begin() + dropped, last.bytes.end());
         }
-        reader_.read((end - end_ - read) * step_, stack_.bytes,
+        std::int64_t read = 0;  // steps of this call read
+        if (next.bytes.capacity() < most_bytes_ && end > end_) {
+            if (!proven) {
+                reader_.read(step_, next.bytes, progress);
+                read = 1;
+            }
+            next.bytes.reserve(most_bytes_);
+        }
+        reader_.read((end - end_ - read) * step_, next.bytes,
                      progress ? [&](std::int64_t done) { progress(read * step_ + done); }
                               : tiff::PlaneProgress());
+        first_ = first;
         end_ = end;
-        stack_.planes = (end_ - first_) * step_;
+        next.planes = (end_ - first_) * step_;
+        return next;
     }
-    const tiff::Stack& stack() const { return stack_; }
 
 private:
     tiff::StackReader& reader_;
-    tiff::Stack stack_;
+    std::vector<tiff::Stack> buffers_;
+    std::size_t last_ = 0;  // the buffer of the last block
     std::int64_t step_;
-    std::size_t step_bytes_;
-    std::int64_t most_;
-    std::int64_t first_ = 0, end_ = 0;
+    std::size_t step_bytes_, most_bytes_;
+    std::int64_t first_ = 0, end_ = 0;  // the last block's steps
 };
 
 }  // namespace
 
 FilterResult filter_file(const std::string& in, const std::string& out, const StackFilter& f) {
+    const auto began = Clock::now();
     // By identity, not by name: "./a.tif", a hard link or a symlink to the input all count.
     std::error_code ec;
     if (std::filesystem::equivalent(in, out, ec))
@@ -284,27 +318,54 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
         if (f.run(one.view(), one_out.mutable_view(), 0).backend == Backend::cuda)
             r.startup_ms = ms_since(start);
     }
-    StepWindow input(reader, h, plan.step, plan.most_input());
-    tiff::Stack dst;  // taken once the first block's pixels have proved to be in the file
+    const std::size_t buffers = plan.overlap ? 2 : 1;
+    // With two buffers of each, blocks are read and written beside the filter; with one, each
+    // read or write runs when it is waited for.
+    const std::launch launch = plan.overlap ? std::launch::async : std::launch::deferred;
     // One block shows its reading, filtering and writing; several show the planes done.
     const bool stages = plan.block_end(0) >= plan.steps;
+    const tiff::PlaneProgress progress =
+        stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress();
+    InputBlocks input(reader, h, plan.step, plan.most_input(), buffers);
+    // Taken once the first block's pixels have proved to be in the file.
+    std::vector<tiff::Stack> outputs(buffers);
+    const std::int64_t most_output = f.project ? projections : plan.most_output() * plan.step;
+    const auto read_block = [&](std::int64_t o0) {
+        const std::pair<std::int64_t, std::int64_t> steps = plan.input(o0, plan.block_end(o0));
+        if (stages) line.stage("reading", (steps.second - steps.first) * plan.step);
+        return std::async(launch, [&input, &progress, steps] {
+            return &input.read(steps.first, steps.second, progress);
+        });
+    };
+    // Declared after what the reads and writes use, so destroyed first: on an error, a block
+    // still being read or written is finished before its buffers and files go.
+    std::future<void> writing;
+    std::future<const tiff::Stack*> reading = read_block(0);
+    const auto wait_for_writing = [&] {
+        if (!writing.valid()) return;
+        const auto start = Clock::now();
+        writing.get();
+        r.write_ms += ms_since(start);
+    };
     if (!stages) line.stage("filtering", h.planes);
-    for (std::int64_t o0 = 0, o1; o0 < plan.steps; o0 = o1) {
+    for (std::int64_t o0 = 0, o1, b = 0; o0 < plan.steps; o0 = o1, ++b) {
         o1 = plan.block_end(o0);
         const auto [first, end] = plan.input(o0, o1);
         // The output steps [from, to) the run writes: the temporal median's API takes no output
         // box, so it writes those of every input step; median3d only the block's.
         const std::int64_t from = plan.window > 0 ? first : o0, to = plan.window > 0 ? end : o1;
-        if (stages) line.stage("reading", (end - first) * plan.step);
-        input.cover(first, end, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
-        const tiff::Stack& src = input.stack();
-        const std::int64_t held = f.project ? projections : (to - from) * plan.step;
-        if (dst.bytes.empty() || dst.planes < held)
-            dst = tiff::Stack(out_type, h.width, h.height, held);
+        auto start = Clock::now();
+        const tiff::Stack& src = *reading.get();
+        r.read_ms += ms_since(start);
+        if (o1 < plan.steps) reading = read_block(o1);
+        tiff::Stack& dst = outputs[b % buffers];
+        if (dst.bytes.empty()) dst = tiff::Stack(out_type, h.width, h.height, most_output);
         ImageView into = dst.mutable_view();
-        into.planes = held;
+        into.planes = f.project ? projections : (to - from) * plan.step;
+        // One output buffer: the last block's output leaves it before this one's comes.
+        if (!plan.overlap) wait_for_writing();
         if (stages) line.stage("filtering", src.planes);
-        const auto start = Clock::now();
+        start = Clock::now();
         if (planewise(f)) {
             r.run = f.run(src.view(), into, 0);
         } else {
@@ -329,12 +390,17 @@ FilterResult filter_file(const std::string& in, const std::string& out, const St
             done.data += (o0 - from) * plan.step * done.plane_stride;
             done.planes = (o1 - o0) * plan.step;
         }
+        wait_for_writing();
         if (stages) line.stage("writing", done.planes);
-        writer.write(done, stages ? tiff::PlaneProgress(update) : tiff::PlaneProgress());
+        writing = std::async(launch, [&writer, &progress, done] { writer.write(done, progress); });
         if (!stages) line.update(o1 * plan.step);
     }
+    wait_for_writing();
+    const auto start = Clock::now();
     writer.commit();
+    r.sync_ms = ms_since(start);
     line.erase();
+    r.wall_ms = ms_since(began);
     return r;
 }
 
@@ -397,10 +463,11 @@ std::string summary(const std::string& what, const FilterResult& r, const std::s
             s += (i == 0 ? ":" : ",") + std::to_string(r.run.devices[i]);
     s += " (" + r.run.device_name + "): " + std::to_string(r.width) + "x" +
          std::to_string(r.height) + "x" + std::to_string(r.planes) + " " +
-         pixel_type_name(r.type) + " in " + format_number("%.1f", r.filter_ms) + " ms";
-    if (r.startup_ms > 0.0)
-        s += " (+ " + format_number("%.1f", r.startup_ms) + " ms CUDA start-up)";
-    s += " -> " + out;
+         pixel_type_name(r.type) + " in " + format_number("%.1f", r.wall_ms) + " ms: ";
+    if (r.startup_ms > 0.0) s += "CUDA start-up " + format_number("%.1f", r.startup_ms) + ", ";
+    s += "read " + format_number("%.1f", r.read_ms) + ", filter " +
+         format_number("%.1f", r.filter_ms) + ", write " + format_number("%.1f", r.write_ms) +
+         ", fsync+rename " + format_number("%.1f", r.sync_ms) + " ms -> " + out;
     return s;
 }
 
