@@ -26,9 +26,14 @@ T* values(HostImage& image) {
     return reinterpret_cast<T*>(image.bytes.data());
 }
 
+// An image of the same type and shape, zero.
 HostImage like(const HostImage& shape) {
-    HostImage out = shape;
-    std::fill(out.bytes.begin(), out.bytes.end(), std::uint8_t{0});
+    HostImage out;
+    out.type = shape.type;
+    out.width = shape.width;
+    out.height = shape.height;
+    out.depth = shape.depth;
+    out.bytes.resize(shape.bytes.size());
     return out;
 }
 
@@ -130,14 +135,6 @@ HostImage make_input(const std::string& kind, const HostImage& shared) {
 HostImage input_plane(const std::string& dir, const std::string& kind, fm::PixelType type,
                       std::int64_t size) {
     return make_input(kind, tile(read_raw(dir, type), size));
-}
-
-std::string describe_kind(const std::string& kind, fm::PixelType type) {
-    if (kind == "images")
-        return type == fm::PixelType::f32 ? "shared image (whole numbers)" : "shared image";
-    if (kind == "flat") return "f32 with fractions (flat field + noise)";
-    if (kind == "noise") return type == fm::PixelType::f32 ? "every value distinct" : "full-range noise";
-    return kind;
 }
 
 std::string dump_input(const std::string& dir, const std::string& kind, const HostImage& input) {

@@ -31,9 +31,6 @@ HostImage make_input(const std::string& kind, const HostImage& shared);
 HostImage input_plane(const std::string& dir, const std::string& kind, fastmedian::PixelType type,
                       std::int64_t size);
 
-// How a table names the kind of `type`, e.g. "f32 with fractions (flat field + noise)".
-std::string describe_kind(const std::string& kind, fastmedian::PixelType type);
-
 // Writes the input to <dir>/<kind>_<type>_<W>x<H>[x<D>].raw (little-endian, dense) for the
 // peers in Python to read the same data; returns the path.
 std::string dump_input(const std::string& dir, const std::string& kind, const HostImage& input);

@@ -157,11 +157,16 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
     const std::int64_t padded = dst.width + 2 * fp.radius_x;
     const int rows = fp.rows();
     const int planes = 2 * fp.radius_z + 1;
-    // The window's non-empty rows of every plane, as one 2D window of runs for the histogram.
+    // The window's non-empty rows (dz, dy), and the same rows as one 2D window of runs for the
+    // histogram.
+    std::vector<int> filled;
     Footprint flat;
     flat.radius_x = fp.radius_x;
-    for (int h : fp.half_width)
-        if (h >= 0) flat.half_width.push_back(h);
+    for (int r = 0; r < planes * rows; ++r)
+        if (fp.half_width[r] >= 0) {
+            filled.push_back(r);
+            flat.half_width.push_back(fp.half_width[r]);
+        }
     flat.radius_y = static_cast<int>(flat.half_width.size()) / 2;
     flat.count = fp.count;
 
@@ -183,8 +188,7 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
         if constexpr (!std::is_same_v<T, float>) {
             if (!reference) {  // u8 and u16 keys are the pixels themselves
                 std::vector<const std::uint32_t*> row_keys;
-                for (int r = 0; r < planes * rows; ++r)
-                    if (fp.half_width[r] >= 0) row_keys.push_back(keys.data() + r * padded);
+                for (int r : filled) row_keys.push_back(keys.data() + r * padded);
                 constexpr bool u8 = std::is_same_v<T, std::uint8_t>;
                 sliding_histogram_row(row_keys.data(), out, dst.width, flat, u8 ? 256 : 65536, u8 ? 4 : 8);
                 return;
