@@ -12,12 +12,17 @@ namespace fastmedian::kernels {
 // in +0..+Inf is its own key.
 struct SignedFloatKey {
     static constexpr std::uint32_t kPlainMax = 0x7F800000u;  // +Inf: bits up to it are keys
-    // In three instructions: max.NaN makes every NaN the canonical 0x7FFFFFFF, the largest
-    // key; negative values flip their magnitude bits.
+    // In three instructions from Ampere on: max.NaN makes every NaN the canonical 0x7FFFFFFF,
+    // the largest key (Turing lacks it: a compare and a select); negative values flip their
+    // magnitude bits.
     __device__ static std::uint32_t to_key(std::uint32_t bits) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
         float canonical;
         asm("max.NaN.f32 %0, %1, 0fFF800000;" : "=f"(canonical) : "f"(__uint_as_float(bits)));
         const std::uint32_t c = __float_as_uint(canonical);
+#else
+        const std::uint32_t c = (bits & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : bits;
+#endif
         return c ^ (static_cast<std::uint32_t>(static_cast<std::int32_t>(c) >> 31) & 0x7FFFFFFFu);
     }
     __device__ static std::uint32_t to_key(float v) { return to_key(__float_as_uint(v)); }
