@@ -5,6 +5,7 @@
 
 #include "convolve_args.cuh"
 #include "convolve_tile.cuh"
+#include "shared_memory.cuh"
 
 namespace fastmedian::kernels {
 
@@ -20,8 +21,10 @@ struct GenericMask {
 };
 
 // Outputs per thread along x (PX, a multiple of 4) and along y (PY) for each bucket.
-template <int KB> struct GenericShape {
-    static constexpr int PX = KB <= 15 ? 4 : 8;
+// kNarrow: 4 outputs along x whatever KB, for GPUs whose blocks cannot hold the wide tile
+// (63-column masks on Turing's 64 KB).
+template <int KB, bool kNarrow = false> struct GenericShape {
+    static constexpr int PX = KB <= 15 || kNarrow ? 4 : 8;
     static constexpr int PY = KB <= 15 ? 2 : 1;
 };
 
@@ -66,10 +69,10 @@ __device__ __forceinline__ void mask_row(const Mask& mask, int m, int kw, const 
 }
 
 // Blocks of 32 x 8 threads (kConvolveThreads). No __launch_bounds__: with it ptxas spills.
-template <class T, int KB>
+template <class T, int KB, bool kNarrow>
 __global__ void convolve_generic(const __grid_constant__ ConvolveArgs a,
                                  const __grid_constant__ GenericMask<KB> mask, int tiles_x) {
-    constexpr int PX = GenericShape<KB>::PX, PY = GenericShape<KB>::PY;
+    constexpr int PX = GenericShape<KB, kNarrow>::PX, PY = GenericShape<KB, kNarrow>::PY;
     constexpr int TW = 32 * PX, TH = 8 * PY;
     extern __shared__ float4 shared_words[];
     const int kw = mask.kw, kh = mask.kh;
@@ -111,10 +114,10 @@ __global__ void convolve_generic(const __grid_constant__ ConvolveArgs a,
     }
 }
 
-template <class T, int KB>
+template <class T, int KB, bool kNarrow>
 cudaError_t launch(const ConvolveArgs& a, const float* weights, int kw, int kh,
                    cudaStream_t stream) {
-    constexpr int PX = GenericShape<KB>::PX, PY = GenericShape<KB>::PY;
+    constexpr int PX = GenericShape<KB, kNarrow>::PX, PY = GenericShape<KB, kNarrow>::PY;
     constexpr int TW = 32 * PX, TH = 8 * PY;
     GenericMask<KB> mask;
     std::memset(&mask, 0, sizeof mask);
@@ -123,12 +126,9 @@ cudaError_t launch(const ConvolveArgs& a, const float* weights, int kw, int kh,
     for (int m = 0; m < kh; ++m)
         for (int n = 0; n < kw; ++n) mask.w[m * KB + n] = weights[m * kw + n];
     const std::size_t shared = generic_shared_bytes(TW, TH, kw, kh);
-    auto kernel = convolve_generic<T, KB>;
-    if (shared > 48 * 1024) {
-        const cudaError_t e = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
-        if (e != cudaSuccess) return e;
-    }
+    auto kernel = convolve_generic<T, KB, kNarrow>;
+    const cudaError_t e = opt_in_shared(kernel, shared);
+    if (e != cudaSuccess) return e;
     const int tiles_x = (a.width + TW - 1) / TW, tiles_y = (a.height + TH - 1) / TH;
     const dim3 grid(static_cast<unsigned>(tiles_x) * static_cast<unsigned>(tiles_y), 1,
                     static_cast<unsigned>(a.planes));
@@ -136,11 +136,15 @@ cudaError_t launch(const ConvolveArgs& a, const float* weights, int kw, int kh,
     return cudaGetLastError();
 }
 
+// Masks of 32 to 63 columns take the wide tile where its block fits the GPU, else the narrow.
 template <class T>
 cudaError_t launch_type(const ConvolveArgs& a, const float* w, int kw, int kh, cudaStream_t s) {
-    if (kw <= 15) return launch<T, 15>(a, w, kw, kh, s);
-    if (kw <= 31) return launch<T, 31>(a, w, kw, kh, s);
-    return launch<T, 63>(a, w, kw, kh, s);
+    if (kw <= 15) return launch<T, 15, false>(a, w, kw, kh, s);
+    if (kw <= 31) return launch<T, 31, false>(a, w, kw, kh, s);
+    constexpr int TW = 32 * GenericShape<63>::PX, TH = 8 * GenericShape<63>::PY;
+    if (shared_fits(convolve_generic<T, 63, false>, generic_shared_bytes(TW, TH, kw, kh)))
+        return launch<T, 63, false>(a, w, kw, kh, s);
+    return launch<T, 63, true>(a, w, kw, kh, s);
 }
 
 }  // namespace

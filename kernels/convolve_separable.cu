@@ -20,6 +20,7 @@
 
 #include "convolve_args.cuh"
 #include "convolve_tile.cuh"
+#include "shared_memory.cuh"
 
 namespace fastmedian::kernels {
 
@@ -29,10 +30,12 @@ constexpr int kMaxLength = 1023;
 constexpr int kTileWidth = 128;  // 32 threads x 4 outputs
 constexpr int kColumnRun = 8;    // column-pass outputs per thread, down a column
 
+// RB 0 and -1 loop over any mask length; -1 in tiles of half the rows, whose blocks fit the
+// 64 KB of Turing's.
 template <int RB> struct SeparableShape {
-    static constexpr bool kLoop = RB == 0;
+    static constexpr bool kLoop = RB <= 0;
     static constexpr int KB = kLoop ? kMaxLength : 2 * RB + 1;
-    static constexpr int TH = kLoop ? 16 : 64;
+    static constexpr int TH = RB == 0 ? 16 : RB < 0 ? 8 : 64;
     // Intermediate columns of the bucketed passes: the tile's outputs plus KB - 1 (the padded
     // taps read them all), rounded up to whole warps so that every thread has as many items.
     static constexpr int kColumns = kLoop ? 0 : (kTileWidth + KB - 1 + 31) / 32 * 32;
@@ -115,12 +118,12 @@ __device__ __forceinline__ void column_pass(const ConvolveArgs& a,
 
 // Column pass of the looping kernel (any kh up to kMaxLength): only the columns the row
 // pass reads, the taps in a loop.
-template <class T>
+template <class T, int RB>
 __device__ __forceinline__ void column_pass_loop(const ConvolveArgs& a,
                                                  const SeparableMask<kMaxLength>& mask,
                                                  const char* plane, const long long* row_offset,
                                                  float* t, int xs) {
-    using Shape = SeparableShape<0>;
+    using Shape = SeparableShape<RB>;
     const int kw = mask.kw, kh = mask.kh;
     const int cols = kTileWidth + kw - 1;
     const int tid = threadIdx.y * 32 + threadIdx.x;
@@ -215,7 +218,7 @@ __global__ void convolve_separable(const __grid_constant__ ConvolveArgs a,
         __syncthreads();
 
         if constexpr (Shape::kLoop) {
-            column_pass_loop<T>(a, mask, plane, row_offset, t, xs);
+            column_pass_loop<T, RB>(a, mask, plane, row_offset, t, xs);
             __syncthreads();
             row_pass<T, RB, false>(a, mask, t, tile.z, x0, y0);
         } else {
@@ -250,11 +253,8 @@ cudaError_t launch(const ConvolveArgs& a, const float* row, int kw, const float*
     std::copy(column, column + kh, mask.column);
     constexpr std::size_t shared = separable_shared_bytes<RB>();
     auto kernel = convolve_separable<T, RB>;
-    if (shared > 48 * 1024) {
-        const cudaError_t e = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
-        if (e != cudaSuccess) return e;
-    }
+    const cudaError_t e = opt_in_shared(kernel, shared);
+    if (e != cudaSuccess) return e;
     const int tiles_x = (a.width + kTileWidth - 1) / kTileWidth;
     const int tiles_y = (a.height + Shape::TH - 1) / Shape::TH;
     const long long tiles = static_cast<long long>(tiles_x) * tiles_y * a.planes;
@@ -264,19 +264,30 @@ cudaError_t launch(const ConvolveArgs& a, const float* row, int kw, const float*
     return cudaGetLastError();
 }
 
+// The bucket RB where its blocks fit the GPU's shared memory, else the looping kernel (in tiles
+// of half the rows where even its blocks do not fit): Turing's 64 KB holds the buckets to 48.
+template <class T, int RB>
+cudaError_t launch_fitting(const ConvolveArgs& a, const float* row, int kw, const float* column, int kh,
+                           cudaStream_t s) {
+    if (shared_fits(convolve_separable<T, RB>, separable_shared_bytes<RB>()))
+        return launch<T, RB>(a, row, kw, column, kh, s);
+    if constexpr (RB >= 0) return launch_fitting<T, RB == 0 ? -1 : 0>(a, row, kw, column, kh, s);
+    return launch<T, RB>(a, row, kw, column, kh, s);  // refused: opt_in_shared says why
+}
+
 template <class T>
 cudaError_t launch_type(const ConvolveArgs& a, const float* row, int kw, const float* column,
                         int kh, cudaStream_t s) {
     const int r = std::max(kw, kh) / 2;
-    if (r <= 4) return launch<T, 4>(a, row, kw, column, kh, s);
-    if (r <= 8) return launch<T, 8>(a, row, kw, column, kh, s);
-    if (r <= 12) return launch<T, 12>(a, row, kw, column, kh, s);
-    if (r <= 16) return launch<T, 16>(a, row, kw, column, kh, s);
-    if (r <= 24) return launch<T, 24>(a, row, kw, column, kh, s);
-    if (r <= 32) return launch<T, 32>(a, row, kw, column, kh, s);
-    if (r <= 48) return launch<T, 48>(a, row, kw, column, kh, s);
-    if (r <= 64) return launch<T, 64>(a, row, kw, column, kh, s);
-    return launch<T, 0>(a, row, kw, column, kh, s);
+    if (r <= 4) return launch_fitting<T, 4>(a, row, kw, column, kh, s);
+    if (r <= 8) return launch_fitting<T, 8>(a, row, kw, column, kh, s);
+    if (r <= 12) return launch_fitting<T, 12>(a, row, kw, column, kh, s);
+    if (r <= 16) return launch_fitting<T, 16>(a, row, kw, column, kh, s);
+    if (r <= 24) return launch_fitting<T, 24>(a, row, kw, column, kh, s);
+    if (r <= 32) return launch_fitting<T, 32>(a, row, kw, column, kh, s);
+    if (r <= 48) return launch_fitting<T, 48>(a, row, kw, column, kh, s);
+    if (r <= 64) return launch_fitting<T, 64>(a, row, kw, column, kh, s);
+    return launch_fitting<T, 0>(a, row, kw, column, kh, s);
 }
 
 }  // namespace

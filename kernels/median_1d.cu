@@ -9,6 +9,7 @@
 #include "median_lanes.cuh"
 #include "semantics/border_index.hpp"
 #include "semantics/order_key.hpp"
+#include "shared_memory.cuh"
 
 namespace fastmedian::kernels {
 
@@ -199,11 +200,17 @@ __global__ void __launch_bounds__(128, Window::kMinBlocks)
     if (warp_line0 >= a.width) return;
     const int line = threadIdx.x + blockIdx.x * threads;
     const int r = a.radius;
-    Window w(shared_bytes, threads, r);
+    // The block's windows: in shared memory, or in a.windows, a block's after another's.
+    unsigned char* const windows =
+        a.windows == nullptr
+            ? shared_bytes
+            : static_cast<unsigned char*>(a.windows) +
+                  (std::size_t(blockIdx.y) * gridDim.x + blockIdx.x) * threads * Window::bytes(r);
+    Window w(windows, threads, r);
     // The warp's tile: row q of its medians at tile + q * pitch.
     constexpr int pitch = kWarpTilePitch<T>;
-    unsigned char* const tile =
-        shared_bytes + tiles_offset(Window::bytes(r), threads) + threadIdx.x / 32 * (kTileRows * pitch);
+    unsigned char* const tile = shared_bytes + (a.windows == nullptr ? tiles_offset(Window::bytes(r), threads) : 0) +
+                                threadIdx.x / 32 * (kTileRows * pitch);
     const Column<T> in(a.src, a.src_pitch, line < a.width ? line : 0, a.height, a.border, a.outside_key);
     const int columns = min(32, a.width - warp_line0);  // the warp's live columns
     for (int first = blockIdx.y * band; first < a.height; first += gridDim.y * band) {
@@ -379,27 +386,67 @@ cudaError_t launch_bands(Kernel kernel, int threads, int block_columns, std::siz
     return cudaGetLastError();
 }
 
-// median_columns with a Window per thread: blocks of 128 threads, fewer where their windows
-// would take more than kMaxSortedShared (k = 1023 f32 takes 32), and bands of rows long enough
-// that the grid fills the GPU once, for each band starts by building its windows: a second,
-// part-filled wave of blocks cost u8 k = 65 a large share of its time (1024 blocks of 128-row
-// bands, 924 resident; docs/notebook/separable-h100-2026-11-23.md).
+// How median_columns runs a Window: blocks of 128 threads, fewer where their windows would take
+// more than kMaxSortedShared (k = 1023 f32 takes 32) or than the GPU allows a block. Where even
+// 32 threads' windows do not fit (f32 past k = 741 on the 99 KB of RTX cards), the windows go
+// to device memory the caller gives (LineArgs::windows): blocks of 128 threads, at most
+// kGlobalThreads threads' windows at once, which bounds that memory (64 MiB at k = 1023 f32).
+struct ColumnsPlan {
+    int threads;
+    std::size_t shared;
+    std::size_t windows;  // bytes of device memory for the windows, 0 where they are in shared memory
+    int bands;            // 0: as many as fill the GPU once
+};
+constexpr int kGlobalThreads = 16384;
+
+template <class T, class Window>
+ColumnsPlan plan_columns(const LineArgs& a) {
+    const std::size_t window_bytes = Window::bytes(a.radius);
+    const auto kernel = median_columns<T, Window>;
+    auto shared_of = [&](int threads, bool windows) {
+        return (windows ? tiles_offset(window_bytes, threads) : 0) +
+               std::size_t(threads / 32) * kTileRows * kWarpTilePitch<T>;
+    };
+    int threads = 128;
+    while (threads > 32 &&
+           (window_bytes * threads > kMaxSortedShared || !shared_fits(kernel, shared_of(threads, true))))
+        threads /= 2;
+    if (shared_fits(kernel, shared_of(threads, true))) return {threads, shared_of(threads, true), 0, 0};
+    const int across = (a.width + 127) / 128;
+    const int bands = std::max(1, std::min((a.height + kMinBand - 1) / kMinBand, kGlobalThreads / (128 * across)));
+    return {128, shared_of(128, false), std::size_t(across) * bands * 128 * window_bytes, bands};
+}
+
+// Bands of rows long enough that the grid fills the GPU once, for each band starts by building
+// its windows: a second, part-filled wave of blocks cost u8 k = 65 a large share of its time
+// (1024 blocks of 128-row bands, 924 resident; docs/notebook/separable-h100-2026-11-23.md).
 template <class T, class Window>
 cudaError_t launch_columns(const LineArgs& a, cudaStream_t stream) {
-    const std::size_t window_bytes = Window::bytes(a.radius);
-    int threads = 128;
-    while (threads > 32 && window_bytes * threads > kMaxSortedShared) threads /= 2;
-    const std::size_t shared =
-        tiles_offset(window_bytes, threads) + std::size_t(threads / 32) * kTileRows * kWarpTilePitch<T>;
     const auto kernel = median_columns<T, Window>;
+    const ColumnsPlan plan = plan_columns<T, Window>(a);
+    if (plan.windows > 0 && a.windows == nullptr) return cudaErrorInvalidValue;
     int sms = 0, per_sm = 0;
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
+    cudaError_t e = opt_in_shared(kernel, plan.shared);
     if (e == cudaSuccess) e = current_sm_count(sms);
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared);
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, plan.threads, plan.shared);
     if (e != cudaSuccess) return e;
-    const int fit = std::max(1, per_sm * sms / ((a.width + threads - 1) / threads));  // bands resident at once
+    const int fit = plan.bands > 0 ? plan.bands
+                                   : std::max(1, per_sm * sms / ((a.width + plan.threads - 1) / plan.threads));
     const int band = std::max(kMinBand, (a.height + fit - 1) / fit);
-    return launch_bands(kernel, threads, threads, shared, band, a, stream);
+    LineArgs b = a;
+    if (plan.windows == 0) b.windows = nullptr;
+    return launch_bands(kernel, plan.threads, plan.threads, plan.shared, band, b, stream);
+}
+
+// The device memory launch_columns_of<T> needs for its windows (0: none).
+template <class T>
+std::size_t windows_bytes_of(const LineArgs& a) {
+    if constexpr (sizeof(T) == 1) {
+        return 0;  // tiles, or histograms, which fit
+    } else {
+        using Key = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint32_t>;
+        return 2 * a.radius + 1 <= 129 ? 0 : plan_columns<T, SortedWindow<Key>>(a).windows;
+    }
 }
 
 // median_columns_tiled: bands of one warp tile's rows, as they cost nothing to start, so that
@@ -467,6 +514,14 @@ cudaError_t launch_output(const LineArgs& a, cudaStream_t stream) {
 }
 
 }  // namespace
+
+std::size_t median_columns_windows_bytes(const LineArgs& a, int pixel_type) {
+    switch (pixel_type) {
+        case 0: return windows_bytes_of<std::uint8_t>(a);
+        case 1: return windows_bytes_of<std::uint16_t>(a);
+        default: return windows_bytes_of<float>(a);
+    }
+}
 
 cudaError_t launch_median_columns(const LineArgs& a, int pixel_type, cudaStream_t stream) {
     switch (pixel_type) {

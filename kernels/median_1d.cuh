@@ -28,6 +28,7 @@ struct LineArgs {
     int border;               // BorderMode
     std::uint32_t outside_key;
     OutputMode mode;
+    void* windows;            // median_columns_windows_bytes(args) bytes of device memory, where that is not 0
 };
 
 // Row x of dst (args.height pixels, args.width rows) = the medians of windows of
@@ -35,6 +36,10 @@ struct LineArgs {
 // subtracts, median_output(pixel, median, mode) of args.pixels (laid out as dst) instead.
 // pixel_type: 0 u8, 1 u16, 2 f32.
 cudaError_t launch_median_columns(const LineArgs& args, int pixel_type, cudaStream_t stream);
+
+// The device memory launch_median_columns needs for its windows where a block's do not fit the
+// GPU's shared memory (long windows on GPUs with less than the H100's), else 0.
+std::size_t median_columns_windows_bytes(const LineArgs& args, int pixel_type);
 
 // dst = median_output(pixels, src as the median) pixel by pixel (src, dst, pixels as in args).
 cudaError_t launch_median_output(const LineArgs& args, int pixel_type, cudaStream_t stream);

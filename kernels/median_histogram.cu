@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "semantics/border_index.hpp"
+#include "shared_memory.cuh"
 
 namespace fastmedian::kernels {
 
@@ -570,8 +571,7 @@ cudaError_t launch(Kernel kernel, int words, const PlanesArgs& a, const ColumnsW
                    Extra... extra) {
     const int band = band_rows(w);
     const std::size_t bytes = (std::size_t(words) * kStride + kOutputs + 2 * w.radius_x) * sizeof(unsigned);
-    const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(bytes));
+    const cudaError_t e = opt_in_shared(kernel, bytes);
     if (e != cudaSuccess) return e;
     const dim3 grid((a.width + kOutputs - 1) / kOutputs, (a.height + band - 1) / band, a.planes);
     kernel<<<grid, kThreads, bytes, stream>>>(a, w, extra..., band);

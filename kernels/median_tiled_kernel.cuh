@@ -17,6 +17,7 @@
 #include "float_keys.cuh"
 #include "semantics/order_key.hpp"
 #include "overlapped_launch.cuh"
+#include "shared_memory.cuh"
 
 namespace fastmedian::kernels::tiled {
 
@@ -437,13 +438,29 @@ dim3 grid_for(const PlanesArgs& a) {
     return dim3((a.width + kBlockW - 1) / kBlockW, (a.height + kBlockH - 1) / kBlockH, a.planes);
 }
 
-// Whether the grid for planes of this height fits (grid.y <= 65535).
-template <class Net>
-bool fits(int height) {
+// Whether the grid for planes of this height fits (grid.y <= 65535), and a block of Net on
+// lanes L fits the shared memory the GPU's policy allows.
+template <class Net, class T, class L>
+bool fits_typed(int height) {
     PlanesArgs a{};
     a.width = a.planes = 1;
     a.height = height;
-    return grid_for<Net, ScalarLanes>(a).y <= 65535;
+    return grid_for<Net, ScalarLanes>(a).y <= 65535 && shared_fits(median_tiled<Net, T, L>, TileShape<Net>::kDynamicBytes);
+}
+
+// Whether each launch that launch<Packed, Scalar>() makes for `type` fits (fits_typed).
+template <class Packed, class Scalar>
+bool fits(PixelType type, int height) {
+    switch (type) {
+        case PixelType::u8: return fits_typed<Packed, std::uint8_t, PackedLanes>(height);
+        case PixelType::u16: return fits_typed<Packed, std::uint16_t, PackedLanes>(height);
+        case PixelType::f32:
+            if constexpr (Packed::kSize >= kWholeFloatsFrom)
+                return fits_typed<Packed, float, PackedAluLanes>(height) && fits_typed<Scalar, float, SignedLanes>(height);
+            else
+                return fits_typed<Scalar, float, SignedLanes>(height);
+    }
+    return false;
 }
 
 template <class Net, class T, class L>
@@ -451,11 +468,8 @@ cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStre
     const dim3 grid = grid_for<Net, L>(a);
     if (grid.y > 65535) return cudaErrorInvalidConfiguration;
     constexpr std::size_t kDynamicBytes = TileShape<Net>::kDynamicBytes;
-    if constexpr (kDynamicBytes > 0) {
-        const cudaError_t e = cudaFuncSetAttribute(median_tiled<Net, T, L>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   static_cast<int>(kDynamicBytes));
-        if (e != cudaSuccess) return e;
-    }
+    const cudaError_t e = opt_in_shared(median_tiled<Net, T, L>, kDynamicBytes);
+    if (e != cudaSuccess) return e;
     return launch_overlapped(median_tiled<Net, T, L>, grid, dim3(32 * Net::kWarps), kDynamicBytes, stream, a, whole);
 }
 

@@ -4,6 +4,7 @@
 #include "networks/generated/temporal_networks.hpp"
 #include "semantics/order_key.hpp"
 #include "semantics/temporal_window.hpp"
+#include "shared_memory.cuh"
 
 namespace fastmedian::kernels {
 
@@ -205,9 +206,7 @@ cudaError_t launch_sliding(const TemporalArgs& a, int threads, bool shared, cuda
         return cudaGetLastError();
     }
     const std::size_t bytes = std::size_t(a.window) * threads * sizeof(K);
-    const cudaError_t e = cudaFuncSetAttribute(temporal_sliding<T, K, true>,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(bytes));
+    const cudaError_t e = opt_in_shared(temporal_sliding<T, K, true>, bytes);
     if (e != cudaSuccess) return e;
     temporal_sliding<T, K, true><<<grid_for(a, threads), threads, bytes, stream>>>(a);
     return cudaGetLastError();

@@ -10,6 +10,8 @@
 #   checks      compute-sanitizer memcheck, and the CLI with --backend cuda against --backend cpu
 #               on the real images of shared/data (2D median, the 3D median on the two stacks,
 #               and the temporal median on the time-lapse)
+#   policies    every architecture's GPU policy forced on this GPU (CudaPolicies), then the
+#               cuda part again under the smallest (sm_75: 64 KB of shared memory a block)
 # All of them take about 500 s on the H100, near the device tool's 600 s a call: split them over
 # two calls (say `core cuda-slow`, then `cuda checks`).
 # Logs go to $OUT; a short summary is printed last.
@@ -28,11 +30,11 @@ if [ "${1:-}" = prepare ]; then
 fi
 
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(core cuda-slow cuda checks)
+[ ${#parts[@]} -gt 0 ] || parts=(core cuda-slow cuda checks policies)
 for part in "${parts[@]}"; do
   case "$part" in
-    core | cuda-slow | cuda | checks) ;;
-    *) echo "device-tests.sh: unknown part '$part' (core, cuda-slow, cuda, checks)" >&2; exit 2 ;;
+    core | cuda-slow | cuda | checks | policies) ;;
+    *) echo "device-tests.sh: unknown part '$part' (core, cuda-slow, cuda, checks, policies)" >&2; exit 2 ;;
   esac
 done
 
@@ -51,6 +53,12 @@ slow='CudaBackground.*:CudaPipeline.*'
 core() { gtest core build/tests/fastmedian_core_tests; }
 cuda-slow() { gtest cuda-slow build/tests/fastmedian_cuda_tests "$slow"; }
 cuda() { gtest cuda build/tests/fastmedian_cuda_tests "-$slow"; }
+policies() {
+  gtest policies build/tests/fastmedian_cuda_tests 'EveryArchitecture/*:GpuPolicies.*:CudaArchitectures.*'
+  FASTMEDIAN_GPU_POLICY=sm_75 gtest cuda-under-sm_75 build/tests/fastmedian_cuda_tests "-$slow:EveryArchitecture/*"
+  FASTMEDIAN_GPU_POLICY=sm_75 build/native/src/cli/fastmedian info >"$out/info-sm_75.log" 2>&1
+  summary+=("info under FASTMEDIAN_GPU_POLICY=sm_75: $(grep 'CUDA device 0' "$out/info-sm_75.log")")
+}
 
 checks() {
   compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/fastmedian_cuda_tests \

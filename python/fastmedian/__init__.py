@@ -51,8 +51,10 @@ def __dir__():
 
 
 def devices():
-    """The usable CUDA devices, as dicts (index, name, compute_capability, memory_bytes); empty
-    without a GPU, a driver, or a CUDA build."""
+    """The CUDA devices, as dicts (index, name, compute_capability, memory_bytes; policy, the
+    GPU tuning its kernels follow, "sm_86" say; unsupported, why this build cannot use it, ""
+    where it can: backend "auto" then runs on the CPU); empty without a GPU, a driver, or a CUDA
+    build."""
     return _native.cuda_devices()
 
 

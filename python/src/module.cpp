@@ -344,6 +344,8 @@ py::dict device_dict(const fm::DeviceInfo& d) {
     r["name"] = d.name;
     r["compute_capability"] = py::make_tuple(d.compute_major, d.compute_minor);
     r["memory_bytes"] = d.memory_bytes;
+    r["policy"] = d.policy;
+    r["unsupported"] = d.unsupported;
     return r;
 }
 

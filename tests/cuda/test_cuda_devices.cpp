@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "cuda/devices_cuda.hpp"
 #include "fastmedian/devices.hpp"
@@ -39,4 +40,26 @@ TEST(CudaAbsence, NothingToSayWithADevice) {
     EXPECT_EQ(fd::cuda_absence_reason(cudaSuccess, 1, 13000, 13000), "");
     // And the library's own answer agrees with the devices it lists.
     EXPECT_EQ(fastmedian::cuda_unavailable_reason().empty(), !fastmedian::cuda_devices().empty());
+}
+
+// Which GPUs a build's CMAKE_CUDA_ARCHITECTURES serves: machine code within its major version
+// from its minor up, an arch-specific build on its own GPU alone, PTX on every later GPU.
+TEST(CudaArchitectures, MachineCodeAndPtxServeTheirGpus) {
+    const std::string release = "75-real,80-real,86-real,89-real,90-real,100-real,120";
+    for (auto [major, minor] : {std::pair{7, 5}, std::pair{8, 0}, std::pair{8, 6}, std::pair{8, 7}, std::pair{8, 9},
+                                std::pair{9, 0}, std::pair{10, 0}, std::pair{12, 0}, std::pair{12, 1}, std::pair{13, 0}})
+        EXPECT_TRUE(fd::architectures_run_on(release, major, minor)) << major << "." << minor;
+    EXPECT_FALSE(fd::architectures_run_on(release, 7, 0));
+    EXPECT_TRUE(fd::architectures_run_on("90", 9, 0));
+    EXPECT_TRUE(fd::architectures_run_on("90", 12, 0));       // PTX, compiled by the driver
+    EXPECT_FALSE(fd::architectures_run_on("90", 8, 6));
+    EXPECT_FALSE(fd::architectures_run_on("90-real", 10, 0));  // machine code of another major
+    EXPECT_TRUE(fd::architectures_run_on("80-real", 8, 6));   // sm_80 code runs on 8.6
+    EXPECT_FALSE(fd::architectures_run_on("86-real", 8, 0));
+    EXPECT_FALSE(fd::architectures_run_on("86-virtual", 8, 0));
+    EXPECT_TRUE(fd::architectures_run_on("86-virtual", 8, 9));
+    EXPECT_TRUE(fd::architectures_run_on("90a-real", 9, 0));
+    EXPECT_FALSE(fd::architectures_run_on("90a-real", 10, 0));
+    EXPECT_TRUE(fd::architectures_run_on("75;86", 8, 9));
+    EXPECT_TRUE(fd::architectures_run_on("all-major", 7, 5));
 }

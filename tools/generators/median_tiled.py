@@ -347,8 +347,8 @@ def square_source(k):
         *networks,
         "}  // namespace",
         "",
-        f"bool fits_square{k}(int height) {{",
-        f"    return fits<{packed}>(height)" + (f" && fits<{scalar}>(height);" if scalar != packed else ";"),
+        f"bool fits_square{k}(PixelType type, int height) {{",
+        f"    return fits<{packed}, {scalar}>(type, height);",
         "}",
         "",
         f"cudaError_t launch_square{k}(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,",
@@ -389,12 +389,13 @@ def squares_header():
         "",
     ]
     for k in PACKED_TILES:
-        out += [f"bool fits_square{k}(int height);",
+        out += [f"bool fits_square{k}(PixelType type, int height);",
                 f"cudaError_t launch_square{k}(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,",
                 f"                            cudaStream_t stream);"]
-    out += ["", "// Whether a network serves the k x k square on planes of this height.",
-            "inline bool serves_square(int k, int height) {", "    switch (k) {"]
-    out += [f"        case {k}: return fits_square{k}(height);" for k in PACKED_TILES]
+    out += ["", "// Whether a network serves the k x k square of `type` on planes of this height, its blocks",
+            "// within the shared memory the GPU's policy allows.",
+            "inline bool serves_square(int k, PixelType type, int height) {", "    switch (k) {"]
+    out += [f"        case {k}: return fits_square{k}(type, height);" for k in PACKED_TILES]
     out += ["        default: return false;", "    }", "}", "",
             "// whole_marks: whole_marks_bytes(a) bytes of device memory where takes_whole_marks(k, type).",
             "inline cudaError_t launch_square(int k, PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,",

@@ -10607,8 +10607,8 @@ struct TiledSquare11Tile8x2 {
 
 }  // namespace
 
-bool fits_square11(int height) {
-    return fits<TiledSquare11Tile8x2SortedColumns>(height) && fits<TiledSquare11Tile8x2>(height);
+bool fits_square11(PixelType type, int height) {
+    return fits<TiledSquare11Tile8x2SortedColumns, TiledSquare11Tile8x2>(type, height);
 }
 
 cudaError_t launch_square11(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,

@@ -10040,8 +10040,8 @@ struct TiledSquare15Tile4x2SortedColumns {
 
 }  // namespace
 
-bool fits_square15(int height) {
-    return fits<TiledSquare15Tile4x2SortedColumnsQuads>(height) && fits<TiledSquare15Tile4x2SortedColumns>(height);
+bool fits_square15(PixelType type, int height) {
+    return fits<TiledSquare15Tile4x2SortedColumnsQuads, TiledSquare15Tile4x2SortedColumns>(type, height);
 }
 
 cudaError_t launch_square15(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,

@@ -21368,8 +21368,8 @@ struct TiledSquare21Tile4x2SortedColumns {
 
 }  // namespace
 
-bool fits_square21(int height) {
-    return fits<TiledSquare21Tile4x2SortedColumnsOctets>(height) && fits<TiledSquare21Tile4x2SortedColumns>(height);
+bool fits_square21(PixelType type, int height) {
+    return fits<TiledSquare21Tile4x2SortedColumnsOctets, TiledSquare21Tile4x2SortedColumns>(type, height);
 }
 
 cudaError_t launch_square21(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,

@@ -1146,8 +1146,8 @@ struct TiledSquare3Tile4x4 {
 
 }  // namespace
 
-bool fits_square3(int height) {
-    return fits<TiledSquare3Tile8x4>(height) && fits<TiledSquare3Tile4x4>(height);
+bool fits_square3(PixelType type, int height) {
+    return fits<TiledSquare3Tile8x4, TiledSquare3Tile4x4>(type, height);
 }
 
 cudaError_t launch_square3(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,

@@ -640,8 +640,8 @@ struct TiledSquare5Tile4x2 {
 
 }  // namespace
 
-bool fits_square5(int height) {
-    return fits<TiledSquare5Tile4x2>(height);
+bool fits_square5(PixelType type, int height) {
+    return fits<TiledSquare5Tile4x2, TiledSquare5Tile4x2>(type, height);
 }
 
 cudaError_t launch_square5(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,

@@ -1099,8 +1099,8 @@ struct TiledSquare7Tile4x2SortedColumns {
 
 }  // namespace
 
-bool fits_square7(int height) {
-    return fits<TiledSquare7Tile4x2SortedColumns>(height);
+bool fits_square7(PixelType type, int height) {
+    return fits<TiledSquare7Tile4x2SortedColumns, TiledSquare7Tile4x2SortedColumns>(type, height);
 }
 
 cudaError_t launch_square7(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,

@@ -3367,8 +3367,8 @@ struct TiledSquare9Tile8x2SortedColumns {
 
 }  // namespace
 
-bool fits_square9(int height) {
-    return fits<TiledSquare9Tile8x2SortedColumns>(height);
+bool fits_square9(PixelType type, int height) {
+    return fits<TiledSquare9Tile8x2SortedColumns, TiledSquare9Tile8x2SortedColumns>(type, height);
 }
 
 cudaError_t launch_square9(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,

@@ -24,38 +24,39 @@ inline std::size_t whole_marks_bytes(const PlanesArgs& a) {
            static_cast<std::size_t>((a.height + kWholeMarkH - 1) / kWholeMarkH) * static_cast<std::size_t>(a.planes);
 }
 
-bool fits_square3(int height);
+bool fits_square3(PixelType type, int height);
 cudaError_t launch_square3(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream);
-bool fits_square5(int height);
+bool fits_square5(PixelType type, int height);
 cudaError_t launch_square5(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream);
-bool fits_square7(int height);
+bool fits_square7(PixelType type, int height);
 cudaError_t launch_square7(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream);
-bool fits_square9(int height);
+bool fits_square9(PixelType type, int height);
 cudaError_t launch_square9(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream);
-bool fits_square11(int height);
+bool fits_square11(PixelType type, int height);
 cudaError_t launch_square11(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream);
-bool fits_square15(int height);
+bool fits_square15(PixelType type, int height);
 cudaError_t launch_square15(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream);
-bool fits_square21(int height);
+bool fits_square21(PixelType type, int height);
 cudaError_t launch_square21(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream);
 
-// Whether a network serves the k x k square on planes of this height.
-inline bool serves_square(int k, int height) {
+// Whether a network serves the k x k square of `type` on planes of this height, its blocks
+// within the shared memory the GPU's policy allows.
+inline bool serves_square(int k, PixelType type, int height) {
     switch (k) {
-        case 3: return fits_square3(height);
-        case 5: return fits_square5(height);
-        case 7: return fits_square7(height);
-        case 9: return fits_square9(height);
-        case 11: return fits_square11(height);
-        case 15: return fits_square15(height);
-        case 21: return fits_square21(height);
+        case 3: return fits_square3(type, height);
+        case 5: return fits_square5(type, height);
+        case 7: return fits_square7(type, height);
+        case 9: return fits_square9(type, height);
+        case 11: return fits_square11(type, height);
+        case 15: return fits_square15(type, height);
+        case 21: return fits_square21(type, height);
         default: return false;
     }
 }

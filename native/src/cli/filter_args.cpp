@@ -60,7 +60,8 @@ std::vector<int> parse_devices(const std::string& value, Backend backend) {
         throw UsageError("--devices applies to the CUDA backend, not --backend cpu");
     std::vector<int> devices;
     if (value == "all") {
-        for (const DeviceInfo& d : cuda_devices()) devices.push_back(d.index);
+        for (const DeviceInfo& d : cuda_devices())
+            if (d.unsupported.empty()) devices.push_back(d.index);  // `fastmedian info` says why not
         return devices;
     }
     std::size_t start = 0;

@@ -32,13 +32,21 @@ RunInfo choose_backend(Backend backend, int device, Memory memory,
     const std::vector<DeviceInfo> present = cuda_devices();
     const std::vector<int> wanted =
         devices.empty() || memory == Memory::cuda ? std::vector<int>{device} : devices;
-    int missing = -1;
-    for (const int d : wanted)
+    std::string why;  // why a wanted device cannot serve
+    for (const int d : wanted) {
         if (d >= static_cast<int>(present.size())) {
-            missing = d;
+            why = present.empty() ? cuda_unavailable_reason()
+                                  : "device " + std::to_string(d) + " does not exist (" +
+                                        std::to_string(present.size()) + " CUDA devices)";
             break;
         }
-    if (missing < 0) {
+        const DeviceInfo& info = present[static_cast<std::size_t>(d)];
+        if (!info.unsupported.empty()) {
+            why = "device " + std::to_string(d) + " (" + info.name + "): " + info.unsupported;
+            break;
+        }
+    }
+    if (why.empty()) {
         RunInfo info;
         info.backend = Backend::cuda;
         info.device = wanted.front();
@@ -46,13 +54,8 @@ RunInfo choose_backend(Backend backend, int device, Memory memory,
         info.device_name = present[static_cast<std::size_t>(info.device)].name;
         return info;
     }
-    if (backend == Backend::cuda || memory == Memory::cuda) {
-        const std::string why = present.empty()
-            ? cuda_unavailable_reason()
-            : "device " + std::to_string(missing) + " does not exist (" +
-                  std::to_string(present.size()) + " CUDA devices)";
+    if (backend == Backend::cuda || memory == Memory::cuda)
         throw Error(ErrorCode::backend_unavailable, "backend cuda is not available: " + why);
-    }
     return cpu_choice();
 }
 

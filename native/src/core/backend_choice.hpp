@@ -9,8 +9,9 @@
 namespace fastmedian::detail {
 
 // automatic: the CUDA device `device` (or, for host views, every one of `devices` where that is
-// not empty) if it exists, else the CPU. Throws Error(backend_unavailable) when CUDA is
-// required (asked for by name, or the views are in CUDA memory) and cannot serve.
+// not empty) if it exists and this build can use it (DeviceInfo::unsupported), else the CPU.
+// Throws Error(backend_unavailable) when CUDA is required (asked for by name, or the views are
+// in CUDA memory) and cannot serve, saying why.
 RunInfo choose_backend(Backend backend, int device, Memory memory,
                        const std::vector<int>& devices = {});
 

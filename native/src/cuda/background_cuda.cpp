@@ -33,7 +33,8 @@ struct Job {
 // Stream-ordered for device views (from the library's pool: nothing to map afresh each call),
 // otherwise allocated once for a pipeline slot.
 struct Scratch {
-    Scratch(bool stream_ordered, int height_) : height(height_), plane(stream_ordered), median(stream_ordered) {}
+    Scratch(bool stream_ordered, int height_)
+        : height(height_), plane(stream_ordered), median(stream_ordered), windows(stream_ordered) {}
     // The plane's pitch (rows packed, so that its bytes are the image's) and rows.
     static std::int64_t pitch(const Job& j) {
         return static_cast<std::int64_t>(j.separable ? j.height : j.width) * pixel_size(j.type);
@@ -47,6 +48,7 @@ struct Scratch {
     int height;  // of the planes it serves, at most
     ScratchMemory plane;
     ScratchMemory median;  // the exact median's own
+    ScratchMemory windows;  // the 1D medians' windows, on GPUs whose blocks cannot hold them
 };
 
 // One plane: src (pitch sp) -> dst (pitch dp).
@@ -98,6 +100,8 @@ void plane(const Job& j, const void* src, std::int64_t sp, void* dst, std::int64
         a.width = width;
         a.height = height;
         a.radius = radius;
+        const std::size_t windows = kernels::median_columns_windows_bytes(a, type);
+        a.windows = windows > 0 ? s.windows.get(windows, stream) : nullptr;
         check_launch(kernels::launch_median_columns(a, type, stream), "kernel launch (1D median)");
     };
     pass(src, sp, scratch, kp, j.width, j.height, j.fp.radius_y);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fastmedian/errors.hpp"
+#include "shared_memory.cuh"
 
 namespace fastmedian::detail {
 
@@ -78,8 +79,11 @@ void inject_fault(Fault fault, int skip) {
 void check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return;
     cudaGetLastError();  // clear a non-sticky error so the next call starts clean
+    // A launch the GPU's policy refused says why in its own words (kernels/shared_memory.cuh).
+    const std::string refusal = kernels::take_shared_refusal();
     throw Error(ErrorCode::device_error,
-                std::string("CUDA ") + what + " failed: " + cudaGetErrorString(e));
+                std::string("CUDA ") + what + " failed: " +
+                    (refusal.empty() ? std::string(cudaGetErrorString(e)) : refusal));
 }
 
 std::size_t memory_budget(double fraction) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpu_policy.hpp"
 #include "median3x3_stream.cuh"
 #include "median_bisect.cuh"
 #include "median_column_network.cuh"
@@ -37,33 +38,38 @@ kernels::ColumnsWindow columns_window(const Footprint& fp) {
     return w;
 }
 
-// Squares the tiled networks serve: u8 to 15, u16 and f32 all of theirs, to 21. At 21x21 the
+// Squares the tiled networks serve where their blocks fit the GPU's shared memory: u8 to the
+// policy's tiled_max_square_u8 (15 on the H100), u16 and f32 all of theirs, to 21. At 21x21 the
 // tiled network loses for u8 to the sliding histograms on the shared images
 // (docs/notebook/gpu-median-h100-2026-11-26-groups.md). u16 21x21 stays tiled: the networks take
 // the same time on any data, where the histograms' ranks, a little faster on the shared images,
 // are many times slower on noise and random walks, whose medians keep leaving their coarse bin
 // (docs/notebook/pipeline-h100-2026-11-24-median3d.md); f32 21x21 is faster tiled on whole
 // numbers and on fractions alike. Current figures: bench/RESULTS.md.
-bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
+bool tiled_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes,
+                  const kernels::MedianPolicy& policy) {
     const int k = 2 * fp.radius_y + 1;
-    return fp.square() && kernels::tiled::serves_square(k, planes.height) && (type != PixelType::u8 || k <= 15);
+    return fp.square() && (type != PixelType::u8 || k <= policy.tiled_max_square_u8) &&
+           kernels::tiled::serves_square(k, type, planes.height);
 }
 
 // 5x5 and 7x7 squares the streaming kernels serve, sharing sorted columns between lanes: rows
 // of whole words, wide enough that a warp's 120 columns fit them well and the grid is several
-// waves. The widths are where streaming measured faster than the tiled kernels, by type and
-// image width (docs/notebook/gpu-median-h100-2026-11-26-stream.md, and for 7x7 against the
+// waves. The widths are the policy's (kernels/gpu_policies.cpp); the H100's are where streaming
+// measured faster than the tiled kernels, by type and image width
+// (docs/notebook/gpu-median-h100-2026-11-26-stream.md, and for 7x7 against the
 // tiled networks of sorted columns docs/notebook/gpu-median-h100-2026-11-26-sorted-columns.md);
 // measured again since the edge lanes and bottom strips first
 // (docs/notebook/gpu-median-h100-2026-11-27-edges.md, "Narrower images"). f32 7x7 keeps the
 // wider threshold because images with fractions lose below it. At 2048^2 the 7x7 grid (strips
 // of 16 rows, 10 blocks an SM) is less than one wave.
-bool stream_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
+bool stream_serves(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes,
+                   const kernels::MedianPolicy& policy) {
     if (!fp.square() || !kernels::stream::serves(type, planes)) return false;
     const bool f32 = type == PixelType::f32;
     switch (fp.radius_y) {
-        case 2: return planes.width >= 2048;
-        case 3: return planes.width >= (f32 ? 3584 : 2560);
+        case 2: return planes.width >= policy.stream5_min_width;
+        case 3: return planes.width >= (f32 ? policy.stream7_min_width_f32 : policy.stream7_min_width);
         default: return false;
     }
 }
@@ -85,15 +91,16 @@ std::size_t ranked_scratch_bytes(PixelType type, int width, int height) {
 enum class Path { stream3, stream, tiled, column_network, network, histogram_u8, ranked, histogram_u16, bisect };
 
 Path median_path(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
+    const kernels::MedianPolicy& policy = kernels::active_policy().median;
     // u8 3x3 on 8-byte aligned rows: streaming down strips in registers, faster than the tiled
     // networks at 2048^2 to 8192^2 (docs/notebook/gpu-median-h200-2026-11-26-stream3.md; the
     // 8-byte lanes since: docs/notebook/gpu-median-h100-2026-11-27-lanes8.md).
     if (fp.square() && fp.radius_y == 1 && type == PixelType::u8 && kernels::stream3::serves(planes))
         return Path::stream3;
     // 5x5 and 7x7 on rows of whole words (four pixels) wide enough: streaming down strips.
-    if (stream_serves(fp, type, planes)) return Path::stream;
+    if (stream_serves(fp, type, planes, policy)) return Path::stream;
     // Squares 3 to 21: hierarchical tiling, a tile of outputs per thread.
-    if (tiled_serves(fp, type, planes)) return Path::tiled;
+    if (tiled_serves(fp, type, planes, policy)) return Path::tiled;
     const int* hw = fp.half_width.data();
     const int rows = static_cast<int>(fp.half_width.size());
     // Circles to radius 3.5: networks over sorted columns (shared with the CPU).
@@ -111,6 +118,27 @@ Path median_path(const Footprint& fp, PixelType type, const kernels::PlanesArgs&
 }
 
 }  // namespace
+
+const char* median_kernel_family(const Footprint& fp, PixelType type, int width, int height) {
+    kernels::PlanesArgs planes{};
+    planes.width = width;
+    planes.height = height;
+    planes.planes = 1;
+    // Rows as a pitched allocation lays them out (512-byte aligned).
+    planes.src_pitch = planes.dst_pitch = (static_cast<std::int64_t>(width) * pixel_size(type) + 511) / 512 * 512;
+    switch (median_path(fp, type, planes)) {
+        case Path::stream3: return "stream3";
+        case Path::stream: return "stream";
+        case Path::tiled: return "tiled";
+        case Path::column_network: return "column_network";
+        case Path::network: return "network";
+        case Path::histogram_u8: return "histogram_u8";
+        case Path::ranked: return "ranked";
+        case Path::histogram_u16: return "histogram_u16";
+        case Path::bisect: return "bisect";
+    }
+    return "";
+}
 
 std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int width) {
     kernels::PlanesArgs row{};

@@ -19,6 +19,11 @@ namespace fastmedian::detail {
 cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp, PixelType type,
                           cudaStream_t stream, ScratchMemory& scratch);
 
+// The kernel family launch_median chooses for planes of width x height on the current device
+// under its GPU policy ("stream3", "stream", "tiled", "column_network", "network",
+// "histogram_u8", "ranked", "histogram_u16", "bisect"), for tests and logs.
+const char* median_kernel_family(const Footprint& fp, PixelType type, int width, int height);
+
 // The scratch launch_median takes for each row of a plane `width` pixels wide (0 for most
 // windows), so that the plane pipeline can size its bands.
 std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int width);

@@ -12,6 +12,7 @@
 #include "cuda/cuda_util.hpp"
 #include "cuda/plane_pipeline.hpp"
 #include "fastmedian/errors.hpp"
+#include "gpu_policy.hpp"
 #include "temporal_median.cuh"
 
 namespace fastmedian::detail {
@@ -23,19 +24,15 @@ constexpr std::size_t kDefaultSharedBytes = 48 * 1024;
 int type_index(PixelType type) { return static_cast<int>(type); }
 
 // Windows of up to 10 frames: networks. Longer: the sliding median with its windows in shared
-// memory, as many pixels per block as 48 KB hold (at least 32, up to the opt-in limit), else
-// read from the frames.
+// memory, as many pixels per block as 48 KB hold (at least 32, up to what the GPU's policy
+// allows a block), else read from the frames.
 cudaError_t launch_temporal(const kernels::TemporalArgs& a, PixelType type, cudaStream_t stream) {
     if (a.window <= 10) return kernels::launch_temporal_network(a, type_index(type), stream);
     const std::size_t column = std::size_t(a.window) * pixel_size(type);
     for (int threads : {256, 128, 64})
         if (column * threads <= kDefaultSharedBytes)
             return kernels::launch_temporal_sliding(a, type_index(type), threads, true, stream);
-    int device = 0, optin = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    if (e != cudaSuccess) return e;
-    const bool shared = column * 32 <= static_cast<std::size_t>(optin);
+    const bool shared = column * 32 <= kernels::active_shared_per_block();
     return kernels::launch_temporal_sliding(a, type_index(type), shared ? 32 : 128, shared, stream);
 }
 

@@ -1,0 +1,108 @@
+// Which policy a launch follows: the forced one, else the current device's.
+#include "gpu_policy.hpp"
+
+#include "shared_memory.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace fastmedian::kernels {
+
+namespace {
+
+const GpuPolicy* from_environment() {
+    const char* name = std::getenv("FASTMEDIAN_GPU_POLICY");
+    return name != nullptr && *name != '\0' ? policy_named(name) : nullptr;
+}
+
+std::atomic<const GpuPolicy*>& forced() {
+    static std::atomic<const GpuPolicy*> policy{from_environment()};
+    return policy;
+}
+
+}  // namespace
+
+const GpuPolicy* policy_for(int major, int minor) {
+    const int arch = 10 * major + minor;
+    const GpuPolicies all = gpu_policies();
+    const GpuPolicy* best = nullptr;
+    for (int i = 0; i < all.count && all.first[i].arch <= arch; ++i) best = &all.first[i];
+    return best;
+}
+
+const GpuPolicy* policy_named(const std::string& name) {
+    const std::string arch = name.rfind("sm_", 0) == 0 ? name.substr(3) : name;
+    const GpuPolicies all = gpu_policies();
+    for (int i = 0; i < all.count; ++i)
+        if (std::to_string(all.first[i].arch) == arch) return &all.first[i];
+    return nullptr;
+}
+
+void force_gpu_policy(const GpuPolicy* policy) { forced().store(policy); }
+const GpuPolicy* forced_gpu_policy() { return forced().load(); }
+
+const GpuPolicy& active_policy() {
+    if (const GpuPolicy* p = forced_gpu_policy()) return *p;
+    int device = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess)
+        if (const GpuPolicy* p = policy_for(major, minor)) return *p;
+    cudaGetLastError();
+    return *gpu_policies().first;
+}
+
+std::size_t active_shared_per_block() {
+    const std::size_t policy = active_policy().limits.shared_per_block;
+    int device = 0, optin = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+        cudaGetLastError();
+        return policy;
+    }
+    return std::min(policy, static_cast<std::size_t>(optin));
+}
+
+namespace {
+thread_local std::string shared_refusal;
+std::mutex static_shared_mutex;
+std::map<const void*, std::size_t> static_shared;  // by kernel, guarded by static_shared_mutex
+}  // namespace
+
+cudaError_t static_shared_bytes(const void* kernel, std::size_t& bytes) {
+    {
+        std::lock_guard<std::mutex> lock(static_shared_mutex);
+        const auto known = static_shared.find(kernel);
+        if (known != static_shared.end()) {
+            bytes = known->second;
+            return cudaSuccess;
+        }
+    }
+    cudaFuncAttributes attributes{};
+    const cudaError_t e = cudaFuncGetAttributes(&attributes, kernel);
+    bytes = attributes.sharedSizeBytes;
+    if (e != cudaSuccess) return e;
+    std::lock_guard<std::mutex> lock(static_shared_mutex);
+    static_shared[kernel] = bytes;
+    return cudaSuccess;
+}
+
+void note_shared_refusal(std::size_t needs, std::size_t allowed) {
+    auto kib = [](std::size_t b) { return std::to_string((b + 1023) / 1024) + " KB"; };
+    shared_refusal = "a block needs " + kib(needs) + " of shared memory, " + std::string(active_policy().name) +
+                     (forced_gpu_policy() != nullptr ? " (forced)" : "") + " allows " + kib(allowed);
+}
+
+std::string take_shared_refusal() {
+    std::string reason;
+    reason.swap(shared_refusal);
+    return reason;
+}
+
+}  // namespace fastmedian::kernels

@@ -1,0 +1,277 @@
+// Every GPU policy (kernels/gpu_policies.cpp), forced on the GPU at hand: each filter gives the
+// CPU backend's bits under each architecture's limits and crossovers, on the window sizes at
+// each kernel family's limits, every type (floats with fractions and specials, and whole
+// numbers, which take the packed networks) and the borders. A kernel whose blocks need more
+// shared memory than the forced policy allows must give way to one that fits; where none
+// does, the call fails and names the limit, and so does this test. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/median_dispatch.hpp"
+#include "fastmedian/fastmedian.hpp"
+#include "gpu_policy.hpp"
+#include "semantics/footprint.hpp"
+#include "support/naive_median3d.hpp"
+#include "support/test_images.hpp"
+
+namespace fm = fastmedian;
+namespace kernels = fastmedian::kernels;
+namespace fd = fastmedian::detail;
+using fmtest::kAllBorders;
+using fmtest::kAllTypes;
+using fmtest::Stack;
+
+namespace {
+
+std::vector<std::string> policy_names() {
+    std::vector<std::string> names;
+    const kernels::GpuPolicies all = kernels::gpu_policies();
+    for (int i = 0; i < all.count; ++i) names.emplace_back(all.first[i].name);
+    return names;
+}
+
+class CudaPolicies : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override {
+        if (fm::cuda_devices().empty())
+            GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
+        const kernels::GpuPolicy* p = kernels::policy_named(GetParam());
+        ASSERT_NE(p, nullptr) << GetParam();
+        kernels::force_gpu_policy(p);
+        ASSERT_EQ(fm::cuda_devices()[0].policy, GetParam());
+    }
+    void TearDown() override { kernels::force_gpu_policy(nullptr); }
+};
+
+// Data of each kind: u8/u16 full range, f32 with fractions and specials (kind 0) or whole
+// numbers 0..65535 (kind 1: the tiled networks' 16-bit keys), ties in every kind.
+void fill(Stack& s, std::uint32_t seed, int kind) {
+    fmtest::fill_random(s, seed, seed % 3 == 0 ? 5 : 0);
+    if (s.type != fm::PixelType::f32) return;
+    if (kind == 0) {
+        fmtest::add_specials(s, seed, 0.02);
+        return;
+    }
+    std::mt19937 rng(seed);
+    for (std::int64_t z = 0; z < s.planes; ++z)
+        for (std::int64_t y = 0; y < s.height; ++y)
+            for (std::int64_t x = 0; x < s.width; ++x) s.at<float>(z, y, x) = static_cast<float>(rng() % 65536);
+}
+
+template <class Options, class Filter>
+void expect_cuda_equals_cpu(Stack& src, Options o, Filter filter, const std::string& what) {
+    Stack cpu(src.type, src.width, src.height, src.planes, 1, 0);
+    Stack gpu(src.type, src.width, src.height, src.planes, 5, 3);
+    std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
+    o.backend = fm::Backend::cpu;
+    filter(src.cview(), cpu.view(), o);
+    o.backend = fm::Backend::cuda;
+    try {
+        EXPECT_EQ(filter(src.cview(), gpu.view(), o).backend, fm::Backend::cuda) << what;
+    } catch (const fm::Error& e) {
+        ADD_FAILURE() << what << ": " << e.what();
+        return;
+    }
+    EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << what;
+}
+
+std::string label(fm::PixelType t, const std::string& what, int kind) {
+    return std::string(fm::pixel_type_name(t)) + (kind == 1 && t == fm::PixelType::f32 ? " whole " : " ") + what;
+}
+
+const auto kMedian = [](const fm::ConstImageView& s, const fm::ImageView& d, const fm::MedianOptions& o) {
+    return fm::median2d(s, d, o);
+};
+
+}  // namespace
+
+// 2D medians: the streaming kernels on rows wide enough for them (5x5 and 7x7, f32 7x7 from
+// 3584), every tiled square on narrow rows, the circles of the column and whole-window
+// networks, the sliding histograms and ranks, and bisection (over 65535 pixels).
+TEST_P(CudaPolicies, Median2D) {
+    struct Case { fm::Window w; int width, height; };
+    const Case cases[] = {
+        {fm::Window::square(3), 3600, 9},   {fm::Window::square(5), 3600, 9},   {fm::Window::square(7), 3600, 9},
+        {fm::Window::square(3), 131, 37},   {fm::Window::square(5), 131, 37},   {fm::Window::square(7), 131, 37},
+        {fm::Window::square(9), 131, 37},   {fm::Window::square(11), 131, 37},  {fm::Window::square(13), 131, 37},
+        {fm::Window::square(15), 131, 37},  {fm::Window::square(17), 131, 37},  {fm::Window::square(21), 131, 37},
+        {fm::Window::square(23), 131, 37},  {fm::Window::circle(1.5), 131, 37}, {fm::Window::circle(3.5), 131, 37},
+        {fm::Window::circle(4), 131, 37},   {fm::Window::circle(6), 131, 37},   {fm::Window::circle(10), 131, 37},
+        {fm::Window::square(65), 150, 70},  {fm::Window::square(257), 280, 20}};
+    std::uint32_t seed = 1;
+    for (fm::PixelType t : kAllTypes)
+        for (int kind : {0, 1}) {
+            if (kind == 1 && t != fm::PixelType::f32) continue;
+            for (const Case& c : cases) {
+                Stack src(t, c.width, c.height, 2);
+                fill(src, seed++, kind);
+                fm::MedianOptions o;
+                o.window = c.w;
+                for (fm::Border b : kAllBorders) {
+                    if (c.w.size > 100 && b != fm::Border::reflect) continue;  // the slowest CPU case, once
+                    o.border = b;
+                    o.cval = 77.0;
+                    const std::string what = c.w.shape == fm::Window::Shape::square
+                                                 ? "k=" + std::to_string(c.w.size)
+                                                 : "r=" + std::to_string(c.w.radius);
+                    expect_cuda_equals_cpu(src, o, kMedian,
+                                           label(t, what + " " + std::to_string(c.width) + " wide " +
+                                                        fm::border_name(b), kind));
+                }
+            }
+        }
+}
+
+// 3D medians: the tiled boxes and ellipsoids, and the generic kernel on anisotropic windows.
+TEST_P(CudaPolicies, Median3D) {
+    const fm::Window3D windows[] = {fm::Window3D::box(3),        fm::Window3D::box(5),
+                                    fm::Window3D::ellipsoid(1),  fm::Window3D::ellipsoid(2),
+                                    fm::Window3D::box(5, 5, 3),  fm::Window3D::ellipsoid(3, 3, 1)};
+    std::uint32_t seed = 100;
+    for (fm::PixelType t : kAllTypes)
+        for (const fm::Window3D& w : windows)
+            for (fm::Border b : {fm::Border::reflect, fm::Border::constant}) {
+                Stack src(t, 70, 21, 9);
+                fill(src, seed++, 0);
+                fm::Median3DOptions o;
+                o.window = w;
+                o.border = b;
+                o.cval = 5.0;
+                expect_cuda_equals_cpu(
+                    src, o,
+                    [](const fm::ConstImageView& s, const fm::ImageView& d, const fm::Median3DOptions& x) {
+                        return fm::median3d(s, d, x);
+                    },
+                    label(t, fmtest::window3d_label(w) + " " + fm::border_name(b), 0));
+            }
+}
+
+// Temporal medians: the networks, the sliding median with its windows in shared memory, and
+// (600 f32 frames: 75 KB for 32 pixels, past a 64 KB block) read from the frames.
+TEST_P(CudaPolicies, Temporal) {
+    std::uint32_t seed = 200;
+    for (fm::PixelType t : kAllTypes)
+        for (int window : {5, 11, 60, 600}) {
+            Stack src(t, 37, 3, window + 20);
+            fill(src, seed++, 0);
+            fm::TemporalOptions o;
+            o.window = window;
+            expect_cuda_equals_cpu(
+                src, o,
+                [](const fm::ConstImageView& s, const fm::ImageView& d, const fm::TemporalOptions& x) {
+                    return fm::temporal_median(s, d, x);
+                },
+                label(t, "window " + std::to_string(window), 0));
+        }
+}
+
+// Background: the exact median at a large window, and the separable smoother's 1D medians
+// from the tiled networks to the longest sorted windows (k = 1023: 4 KB a thread for f32).
+TEST_P(CudaPolicies, Background) {
+    struct Case { int k; bool separable; int width, height; };
+    const Case cases[] = {{65, false, 150, 90}, {21, true, 150, 90}, {129, true, 150, 300},
+                          {301, true, 90, 700}, {1023, true, 70, 1100}};
+    std::uint32_t seed = 300;
+    for (fm::PixelType t : kAllTypes)
+        for (const Case& c : cases) {
+            Stack src(t, c.width, c.height, 1);
+            fill(src, seed++, 0);
+            fm::BackgroundOptions o;
+            o.window = fm::Window::square(c.k);
+            o.method = c.separable ? fm::BackgroundMethod::separable : fm::BackgroundMethod::exact;
+            o.output = seed % 2 ? fm::BackgroundOutput::subtract : fm::BackgroundOutput::background;
+            o.offset = 10.0;
+            o.border = fm::Border::reflect;
+            expect_cuda_equals_cpu(
+                src, o,
+                [](const fm::ConstImageView& s, const fm::ImageView& d, const fm::BackgroundOptions& x) {
+                    return fm::background(s, d, x);
+                },
+                label(t, (c.separable ? "separable k=" : "exact k=") + std::to_string(c.k), 0));
+        }
+}
+
+// Convolutions: the generic kernels' widest bucket (63 columns: 92 KB a block on the H100's
+// tiles) and the separable kernels' last bucket and loop (1023 taps).
+TEST_P(CudaPolicies, Convolve) {
+    std::uint32_t seed = 400;
+    auto mask = [&](int n) {
+        std::vector<float> m(static_cast<std::size_t>(n));
+        std::mt19937 rng(seed++);
+        for (float& v : m) v = static_cast<float>(static_cast<int>(rng() % 17) - 8) / 64.0f;
+        return m;
+    };
+    const auto filter = [](const fm::ConstImageView& s, const fm::ImageView& d, const fm::ConvolveOptions& x) {
+        return fm::convolve(s, d, x);
+    };
+    for (fm::PixelType t : kAllTypes) {
+        for (const auto& k : {std::pair{31, 31}, std::pair{63, 63}, std::pair{63, 9}}) {
+            Stack src(t, 150, 80, 1);
+            fill(src, seed++, 0);
+            fm::ConvolveOptions o = fm::ConvolveOptions::generic(mask(k.first * k.second), k.first, k.second);
+            o.border = fm::Border::mirror;
+            expect_cuda_equals_cpu(src, o, filter,
+                                   label(t, "generic " + std::to_string(k.first) + "x" + std::to_string(k.second), 0));
+        }
+        for (int n : {129, 1023}) {
+            Stack src(t, 160, 90, 1);
+            fill(src, seed++, 0);
+            fm::ConvolveOptions o = fm::ConvolveOptions::separable(mask(n), mask(n));
+            o.border = fm::Border::wrap;
+            expect_cuda_equals_cpu(src, o, filter, label(t, "separable " + std::to_string(n), 0));
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryArchitecture, CudaPolicies, ::testing::ValuesIn(policy_names()),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+// The table itself: every GPU from Turing maps to a policy, older ones to none, newer ones to
+// the newest, and a device's limits are never taken above the policy's.
+TEST(GpuPolicies, EveryComputeCapabilityFindsItsPolicy) {
+    EXPECT_EQ(kernels::policy_for(6, 1), nullptr);
+    EXPECT_EQ(kernels::policy_for(7, 0), nullptr);
+    const std::pair<std::pair<int, int>, std::string> expected[] = {
+        {{7, 5}, "sm_75"}, {{8, 0}, "sm_80"},  {{8, 6}, "sm_86"},   {{8, 7}, "sm_86"},  {{8, 9}, "sm_89"},
+        {{9, 0}, "sm_90"}, {{10, 0}, "sm_100"}, {{10, 3}, "sm_100"}, {{12, 0}, "sm_120"}, {{13, 0}, "sm_120"}};
+    for (const auto& [cc, name] : expected) {
+        const kernels::GpuPolicy* p = kernels::policy_for(cc.first, cc.second);
+        ASSERT_NE(p, nullptr) << cc.first << "." << cc.second;
+        EXPECT_EQ(p->name, name) << cc.first << "." << cc.second;
+    }
+    EXPECT_EQ(kernels::policy_named("86"), kernels::policy_named("sm_86"));
+    EXPECT_EQ(kernels::policy_named("sm_70"), nullptr);
+    EXPECT_EQ(kernels::policy_named("sm_75")->limits.shared_per_block, 64u * 1024u);
+    EXPECT_EQ(kernels::policy_named("sm_120")->limits.shared_per_block, 99u * 1024u);
+}
+
+// The kernel the dispatcher takes: squares 3 to 7 fit every policy's blocks and stay tiled (u8
+// 3x3 streams on aligned rows); on
+// a GPU with the H100's 227 KB a block, its own policy keeps every tiled square (u16 and f32 to
+// 21, u8 to 15), as before there were policies (bench/RESULTS.md's speeds depend on it).
+TEST_P(CudaPolicies, KernelChoice) {
+    for (fm::PixelType t : kAllTypes)
+        for (int k : {3, 5, 7})
+            EXPECT_STREQ(fd::median_kernel_family(fd::make_footprint(fm::Window::square(k)), t, 1000, 1000),
+                         t == fm::PixelType::u8 && k == 3 ? "stream3" : "tiled")
+                << fm::pixel_type_name(t) << " k=" << k;
+}
+
+TEST(GpuPolicies, TheDevicesOwnPolicyKeepsEveryTiledSquare) {
+    const std::vector<fm::DeviceInfo> devices = fm::cuda_devices();
+    if (devices.empty()) GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
+    const kernels::GpuPolicy* own = kernels::policy_for(devices[0].compute_major, devices[0].compute_minor);
+    if (own == nullptr || own->limits.shared_per_block < 227u * 1024u)
+        GTEST_SKIP() << devices[0].name << " has less shared memory a block than the H100";
+    for (fm::PixelType t : kAllTypes)
+        for (int k : {3, 5, 7, 9, 11, 15, 21})
+            EXPECT_STREQ(fd::median_kernel_family(fd::make_footprint(fm::Window::square(k)), t, 1000, 1000),
+                         t == fm::PixelType::u8 && k == 3    ? "stream3"
+                         : t == fm::PixelType::u8 && k == 21 ? "histogram_u8"
+                                                             : "tiled")
+                << fm::pixel_type_name(t) << " k=" << k;
+}
