@@ -85,6 +85,17 @@ RUNS = {
                    "--methods separable --runs 11 --npp 0`",
         "notebook": "separable-h100-2026-11-24b.md",
     },
+    "policies": {
+        "title": "2D median under each GPU policy, forced on the GPU machine (GPU, device-resident)",
+        "files": [f"policies-h200-2026-11-29-{p}.json" for p in ("own", "sm_80", "sm_86", "sm_75")],
+        "date": "2026-11-29", "device": "H200", "data": "the shared images and f32 with fractions",
+        "command": "`bench/gpu/run_policies.sh --k 5,9,11,15,21 --data images,flat` (15 runs)",
+        "notebook": "gpu-policies-h200-2026-11-29.md",
+        "later": "Each policy's limits forced on the H200 (FASTMEDIAN_GPU_POLICY): what a card of "
+                 "that architecture's shared memory loses to the fallbacks, measured here, not on "
+                 "such a card. sm_86 stands for sm_89 and sm_120 (the same 99 KB a block), own "
+                 "(sm_90) for sm_100.",
+    },
     "pipeline": {
         "title": "Host memory through the plane pipeline (GPU, one device)",
         "files": ["pipeline-h100-2026-11-24-median3d-B.json"],
@@ -244,6 +255,21 @@ def separable_table(run: dict) -> list:
     return table(["type", "window", "separable smoother", "equal to CPU", "identity kernel"], rows)
 
 
+def policies_table(run: dict) -> list:
+    runs = [{(r["type"], r["data"], r["k"]): r for r in load(name) if r["method"] == "fastmedian"}
+            for name in run["files"]]
+    own = runs[0]
+    rows = []
+    for key in sorted(own, key=lambda t: (TYPES.index(t[0]), t[1], int(t[2]))):
+        row = [key[0], DATA_NAMES[key[1]], f"{key[2]}x{key[2]}", fig(own[key])]
+        for other in runs[1:]:
+            ratio = float(other[key]["gpix_per_s"]) / float(own[key]["gpix_per_s"])
+            row.append(f"{fig(other[key])} ({ratio:.2f}x)")
+        rows.append(row)
+    return table(["type", "data", "window", "own (sm_90)", "sm_80, 163 KB", "sm_86/89/120, 99 KB",
+                  "sm_75, 64 KB"], rows)
+
+
 def pipeline_table(run: dict) -> list:
     (name,) = run["files"]
     data = load(name)
@@ -284,6 +310,7 @@ def render() -> str:
         ("large", lambda r: large_table(r, wavelet)),
         ("median3d", median3d_table),
         ("separable", separable_table),
+        ("policies", policies_table),
         ("pipeline", pipeline_table),
     ]
     for key, make in sections:
