@@ -527,20 +527,25 @@ jobjectArray cuda_devices(JNIEnv* env) {
     const std::vector<fm::DeviceInfo> devices = fm::cuda_devices();
     jclass cls = env->FindClass("org/fastmedian/DeviceInfo");
     check_java(env);
-    jmethodID ctor = env->GetMethodID(cls, "<init>", "(ILjava/lang/String;IIJ)V");
+    jmethodID ctor =
+        env->GetMethodID(cls, "<init>", "(ILjava/lang/String;IIJLjava/lang/String;Ljava/lang/String;)V");
     check_java(env);
     jobjectArray result = env->NewObjectArray(static_cast<jsize>(devices.size()), cls, nullptr);
     check_java(env);
     for (std::size_t i = 0; i < devices.size(); ++i) {
         const fm::DeviceInfo& d = devices[i];
         jstring name = java_string(env, d.name);
+        jstring policy = java_string(env, d.policy);
+        jstring unsupported = java_string(env, d.unsupported);
         jobject info = env->NewObject(cls, ctor, static_cast<jint>(d.index), name,
                                       static_cast<jint>(d.compute_major),
                                       static_cast<jint>(d.compute_minor),
-                                      static_cast<jlong>(d.memory_bytes));
+                                      static_cast<jlong>(d.memory_bytes), policy, unsupported);
         check_java(env);
         env->SetObjectArrayElement(result, static_cast<jsize>(i), info);
         env->DeleteLocalRef(info);
+        env->DeleteLocalRef(unsupported);
+        env->DeleteLocalRef(policy);
         env->DeleteLocalRef(name);
     }
     return result;

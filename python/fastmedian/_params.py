@@ -1,6 +1,7 @@
 """The filter parameters users pass, checked once for the NumPy, Dask and Zarr entry points (so a
 bad call fails before any chunk is computed) and turned into what the native module takes.
 Every error names the parameter at fault."""
+import logging
 import math
 import numbers
 from dataclasses import dataclass
@@ -433,7 +434,33 @@ def _cval(cval, dtype, border):
 def _backend(backend):
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}; got {_shown(backend)}")
+    if backend == "auto":
+        _note_unusable_gpus()
     return backend
+
+
+def unusable_gpus_line(devices):
+    """The log line for GPUs present but none usable by this build (backend "auto" then runs
+    on the CPU), naming the first one's reason; None where a device is usable or there is none."""
+    if not devices or any(not d["unsupported"] for d in devices):
+        return None
+    d = devices[0]
+    return (f"fastmedian: CUDA device {d['index']} ({d['name']}) cannot be used: {d['unsupported']}; "
+            f"backend 'auto' runs on the CPU")
+
+
+_unusable_gpus_noted = False
+
+
+def _note_unusable_gpus():
+    """Logs unusable_gpus_line once per process, at the first call with backend "auto"."""
+    global _unusable_gpus_noted
+    if _unusable_gpus_noted:
+        return
+    _unusable_gpus_noted = True
+    line = unusable_gpus_line(_native.cuda_devices())
+    if line is not None:
+        logging.getLogger("fastmedian").warning(line)
 
 
 def _device(device):

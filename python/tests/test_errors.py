@@ -113,7 +113,10 @@ def test_error_classes():
 def test_version_and_devices():
     assert fastmedian.__version__.count(".") == 2
     reason = fastmedian.cuda_unavailable_reason()
-    assert (reason == "") == bool(fastmedian.devices()), reason
+    usable = [d for d in fastmedian.devices() if not d["unsupported"]]
+    assert (reason == "") == bool(usable), reason
+    for d in usable:
+        assert d["policy"].startswith("sm_"), d
 
 
 MOVIE = np.zeros((6, 8, 9), np.uint16)
@@ -208,3 +211,17 @@ def test_temporal_missing_cuda_device_raises_backend_unavailable():
     missing = len(fastmedian.devices())
     with pytest.raises(fastmedian.BackendUnavailableError, match="cuda"):
         fastmedian.temporal_median(MOVIE, 3, backend="cuda", device=missing)
+
+
+def test_unusable_gpus_are_logged_in_one_line():
+    from fastmedian._params import unusable_gpus_line
+    old = {"index": 0, "name": "Quadro P4000", "compute_capability": (6, 1), "memory_bytes": 1 << 33,
+           "policy": "", "unsupported": "compute capability 6.1 is older than Turing (7.5), the oldest GPU "
+                                        "fastmedian supports"}
+    new = dict(old, index=1, name="RTX 4090", compute_capability=(8, 9), policy="sm_89", unsupported="")
+    assert unusable_gpus_line([]) is None
+    assert unusable_gpus_line([old, new]) is None
+    line = unusable_gpus_line([old])
+    assert line == ("fastmedian: CUDA device 0 (Quadro P4000) cannot be used: compute capability 6.1 is older "
+                    "than Turing (7.5), the oldest GPU fastmedian supports; backend 'auto' runs on the CPU")
+    assert "\n" not in line

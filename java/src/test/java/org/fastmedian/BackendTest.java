@@ -23,11 +23,16 @@ class BackendTest {
     void deviceQueriesAgree() {
         DeviceInfo[] devices = FastMedian.cudaDevices();
         String reason = FastMedian.cudaUnavailableReason();
-        assertEquals(devices.length == 0, !reason.isEmpty(), "devices vs reason \"" + reason + "\"");
+        boolean usable = false;
+        for (DeviceInfo d : devices) usable |= d.unsupported().isEmpty();
+        assertEquals(usable, reason.isEmpty(), "usable devices vs reason \"" + reason + "\"");
         if (!FastMedian.cudaCompiled()) assertEquals(0, devices.length);
         for (int i = 0; i < devices.length; i++) {
             assertEquals(i, devices[i].index());
             assertFalse(devices[i].name().isEmpty());
+            // A usable device names its policy; an unusable one says why and names none or its own.
+            if (devices[i].unsupported().isEmpty())
+                assertTrue(devices[i].policy().matches("sm_\\d+"), devices[i].toString());
         }
     }
 
