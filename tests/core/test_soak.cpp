@@ -58,7 +58,7 @@ long resident_bytes() {
 // Free device memory, the plane pipeline's cached buffers released; -1 without a GPU.
 long long free_device_bytes() {
 #ifdef FASTMEDIAN_TEST_DEVICE_MEMORY
-    if (fm::cuda_devices().empty()) return -1;
+    if (!fm::cuda_unavailable_reason().empty()) return -1;
     fastmedian::detail::release_idle_pipeline_contexts();
     std::size_t free = 0, total = 0;
     return cudaMemGetInfo(&free, &total) == cudaSuccess ? static_cast<long long>(free) : -1;

@@ -22,7 +22,7 @@ namespace {
 class CudaMedian3D : public ::testing::Test {
 protected:
     void SetUp() override {
-        if (fm::cuda_devices().empty())
+        if (!fm::cuda_unavailable_reason().empty())
             GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
     }
 

@@ -37,7 +37,7 @@ std::vector<std::string> policy_names() {
 class CudaPolicies : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
-        if (fm::cuda_devices().empty())
+        if (!fm::cuda_unavailable_reason().empty())
             GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
         const kernels::GpuPolicy* p = kernels::policy_named(GetParam());
         ASSERT_NE(p, nullptr) << GetParam();
@@ -263,7 +263,8 @@ TEST_P(CudaPolicies, KernelChoice) {
 
 TEST(GpuPolicies, TheDevicesOwnPolicyKeepsEveryTiledSquare) {
     const std::vector<fm::DeviceInfo> devices = fm::cuda_devices();
-    if (devices.empty()) GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
+    if (!fm::cuda_unavailable_reason().empty())
+        GTEST_SKIP() << "no usable CUDA device: " << fm::cuda_unavailable_reason();
     const kernels::GpuPolicy* own = kernels::policy_for(devices[0].compute_major, devices[0].compute_minor);
     if (own == nullptr || own->limits.shared_per_block < 227u * 1024u)
         GTEST_SKIP() << devices[0].name << " has less shared memory a block than the H100";

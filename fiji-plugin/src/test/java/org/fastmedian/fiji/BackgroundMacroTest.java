@@ -107,7 +107,7 @@ class BackgroundMacroTest {
     // One log line per run (backend, device, time); on a machine without a GPU it says why.
     @Test
     void eachRunLogsItsBackend() {
-        boolean gpu = FastMedian.cudaDevices().length > 0;
+        boolean gpu = FastMedian.cudaUnavailableReason().isEmpty();
         String expected = gpu ? " on cuda:0 (" : " on cpu (CPU) in ";
         long lines = output.lines()
                 .filter(l -> l.startsWith("Background Subtraction (fastmedian): ")

@@ -104,7 +104,7 @@ class Median3DMacroTest {
     // One log line per run (backend, device, time); on a machine without a GPU it says why.
     @Test
     void eachRunLogsItsBackend() {
-        boolean gpu = FastMedian.cudaDevices().length > 0;
+        boolean gpu = FastMedian.cudaUnavailableReason().isEmpty();
         String expected = gpu ? " on cuda:0 (" : " on cpu (CPU) in ";
         long lines = output.lines()
                 .filter(l -> l.startsWith("3D Median (fastmedian): ") && l.contains(expected))

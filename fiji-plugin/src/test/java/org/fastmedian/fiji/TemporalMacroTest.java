@@ -111,7 +111,7 @@ class TemporalMacroTest {
     // One log line per run (backend, device, time); on a machine without a GPU it says why.
     @Test
     void eachRunLogsItsBackend() {
-        boolean gpu = FastMedian.cudaDevices().length > 0;
+        boolean gpu = FastMedian.cudaUnavailableReason().isEmpty();
         String expected = gpu ? " on cuda:0 (" : " on cpu (CPU) in ";
         long lines = output.lines()
                 .filter(l -> l.startsWith("Temporal Median (fastmedian): window ")
