@@ -28,13 +28,13 @@ struct MedianPolicy {
     int tiled_max_square_u8;    // larger u8 squares: the sliding histograms
 };
 
+// An architecture's policy; gpu_policies.cpp says for each entry which GPUs it serves and
+// which benchmark run its crossovers come from.
 struct GpuPolicy {
     const char* name;  // "sm_86"
     int arch;          // 10 * major + minor of the oldest GPU it serves
-    const char* gpus;  // examples, for users
     GpuLimits limits;
     MedianPolicy median;
-    const char* measured;  // the benchmark run the crossovers come from
 };
 
 // The table, oldest architecture first.
