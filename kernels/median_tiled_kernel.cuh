@@ -3,6 +3,7 @@
 // generated/median_tiled/, so the sizes compile in parallel.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -69,6 +70,15 @@ struct WholeBlocks {
     // The mark of that launch's block holding output (x, y) of plane z.
     __device__ std::uint8_t& mark(int z, int x, int y) const {
         return marks[(static_cast<std::size_t>(z) * grid_y + y / block_h) * grid_x + x / block_w];
+    }
+    // Whether that launch wrote outputs (x, y0..y1) of plane z: the blocks holding them all are
+    // marked 1. A block of the 32-bit launch lies in one column of that launch's blocks, and in
+    // one row of them where both have their most warps; with fewer (smaller GPUs) it may span
+    // several.
+    __device__ bool wrote(int z, int x, int y0, int y1) const {
+        for (int y = y0 - y0 % block_h; y <= y1; y += block_h)
+            if (!mark(z, x, y)) return false;
+        return true;
     }
 };
 
@@ -159,8 +169,27 @@ struct TileShape {
     static constexpr int kGroupSlots = kGroup > 0 ? 31 * TW / 4 + (Net::kGroups - 1) * kGroup / 4 + 1 : 0;
     static constexpr std::size_t kGroupBytes = sizeof(std::uint32_t) * kWarps * kGroup * kSorted * kGroupSlots;
     static constexpr std::size_t kDynamicBytes = kSortedBytes + kGroupBytes;
+    static constexpr std::size_t kStaticBytes = sizeof(std::uint32_t) * kInRows * TW * kQ;  // the tile
+    static constexpr std::size_t kBlockBytes = kStaticBytes + kDynamicBytes;
     static_assert(kGroup == 0 || TW % 4 == 0);
 };
+
+// Net in blocks of W warps instead of Net::kWarps, for GPUs with less shared memory a block
+// (its sorted columns and groups take shared memory in proportion to the warps); compiled for
+// as many more blocks an SM, so that a thread keeps the registers it has in Net's blocks.
+template <class Net, int W>
+struct WithWarps : Net {
+    static constexpr int kWarps = W;
+    static constexpr int kMinBlocksPacked = (Net::kMinBlocksPacked * Net::kWarps + W - 1) / W;
+    static constexpr int kMinBlocksScalar = (Net::kMinBlocksScalar * Net::kWarps + W - 1) / W;
+};
+template <class Net, int W>
+using Warps = std::conditional_t<W == Net::kWarps, Net, WithWarps<Net, W>>;
+
+// The warps a block of a network may take, most first (generated: the most that fit each GPU
+// policy's shared memory a block).
+template <int... W>
+struct WarpCounts {};
 
 // Runs job(w, s) for each warp's rows w < kWarps and slot s < N, spread over the block's threads,
 // then waits for the whole block: the phases that sort and merge the warps' shared rows.
@@ -195,7 +224,7 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
     const int ox = x0 + lane * TW, oy = y0 + warp * TH;
     const char* plane = static_cast<const char*>(a.src) + blockIdx.z * a.src_plane_stride;
     if constexpr (kFloat && !kWholeFloats) {
-        if (whole.marks != nullptr && whole.mark(blockIdx.z, x0, y0))
+        if (whole.marks != nullptr && whole.wrote(blockIdx.z, x0, y0, min(y0 + kWarps * TH, a.height) - 1))
             return;  // the 16-bit launch wrote this block's outputs
     }
     // The 16-bit launch: the constant's key, and whether the values seen so far were all whole
@@ -448,17 +477,27 @@ bool fits_typed(int height) {
     return grid_for<Net, ScalarLanes>(a).y <= 65535 && shared_fits(median_tiled<Net, T, L>, TileShape<Net>::kDynamicBytes);
 }
 
-// Whether each launch that launch<Packed, Scalar>() makes for `type` fits (fits_typed).
-template <class Packed, class Scalar>
+// The first of the warp counts whose block of Net on lanes L fits (fits_typed); 0 if none.
+template <class Net, class T, class L, int... W>
+int fitting_warps(WarpCounts<W...>, int height) {
+    constexpr int kCounts[] = {W...};
+    const bool fit[] = {fits_typed<Warps<Net, W>, T, L>(height)...};
+    for (std::size_t i = 0; i < sizeof...(W); ++i)
+        if (fit[i]) return kCounts[i];
+    return 0;
+}
+
+// Whether each launch that launch<Packed, Scalar, ...>() makes for `type` fits at one of its
+// warp counts.
+template <class Packed, class Scalar, class PackedWarps, class ScalarWarps>
 bool fits(PixelType type, int height) {
     switch (type) {
-        case PixelType::u8: return fits_typed<Packed, std::uint8_t, PackedLanes>(height);
-        case PixelType::u16: return fits_typed<Packed, std::uint16_t, PackedLanes>(height);
+        case PixelType::u8: return fitting_warps<Packed, std::uint8_t, PackedLanes>(PackedWarps{}, height) != 0;
+        case PixelType::u16: return fitting_warps<Packed, std::uint16_t, PackedLanes>(PackedWarps{}, height) != 0;
         case PixelType::f32:
-            if constexpr (Packed::kSize >= kWholeFloatsFrom)
-                return fits_typed<Packed, float, PackedAluLanes>(height) && fits_typed<Scalar, float, SignedLanes>(height);
-            else
-                return fits_typed<Scalar, float, SignedLanes>(height);
+            return fitting_warps<Scalar, float, SignedLanes>(ScalarWarps{}, height) != 0 &&
+                   (Packed::kSize < kWholeFloatsFrom ||
+                    fitting_warps<Packed, float, PackedAluLanes>(PackedWarps{}, height) != 0);
     }
     return false;
 }
@@ -473,33 +512,57 @@ cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStre
     return launch_overlapped(median_tiled<Net, T, L>, grid, dim3(32 * Net::kWarps), kDynamicBytes, stream, a, whole);
 }
 
+// Launches Net on lanes L in blocks of `warps` warps, one of W; with none (0), of the most, so
+// that the refusal says what the block needs (opt_in_shared).
+template <class Net, class T, class L, int... W>
+cudaError_t launch_warps(WarpCounts<W...>, int warps, const PlanesArgs& a, const WholeBlocks& whole,
+                         cudaStream_t stream) {
+    using Launch = cudaError_t (*)(const PlanesArgs&, const WholeBlocks&, cudaStream_t);
+    constexpr int kCounts[] = {W...};
+    constexpr Launch kLaunches[] = {&launch_typed<Warps<Net, W>, T, L>...};
+    for (std::size_t i = 0; i < sizeof...(W); ++i)
+        if (kCounts[i] == warps) return kLaunches[i](a, whole, stream);
+    return kLaunches[0](a, whole, stream);
+}
+
+template <class Net, class T, class L, class Counts>
+cudaError_t launch_fitting(const PlanesArgs& a, const WholeBlocks& whole, cudaStream_t stream) {
+    return launch_warps<Net, T, L>(Counts{}, fitting_warps<Net, T, L>(Counts{}, a.height), a, whole, stream);
+}
+
+template <int... W>
+constexpr int fewest(WarpCounts<W...>) {
+    return std::min({W...});
+}
+
 // f32 in two launches: the packed networks on the blocks whose values all are whole numbers
-// 0..65535 (16-bit keys), then 32-bit keys on the rest, whose blocks each lie in one block of
-// the first (the first's blocks are whole multiples of the second's). `marks` holds
-// whole_marks_bytes(a) bytes.
-template <class Packed, class Scalar>
+// 0..65535 (16-bit keys), then 32-bit keys on the rest, whose blocks each lie in one column of
+// blocks of the first (the first's blocks are whole multiples of the second's in width) and
+// skip where the first wrote all their outputs. `marks` holds whole_marks_bytes(a) bytes.
+template <class Packed, class Scalar, class PackedWarps, class ScalarWarps>
 cudaError_t launch_whole_floats(const PlanesArgs& a, std::uint8_t* marks, cudaStream_t stream) {
-    constexpr int kBlockW = 32 * Packed::kTileW * 2, kBlockH = Packed::kWarps * Packed::kTileH;
-    static_assert(kBlockW % (32 * Scalar::kTileW) == 0 && kBlockH % (Scalar::kWarps * Scalar::kTileH) == 0);
-    static_assert(kBlockW >= kWholeMarkW && kBlockH >= kWholeMarkH);  // whole_marks_bytes suffices
-    const dim3 grid = grid_for<Packed, PackedAluLanes>(a);
-    const WholeBlocks whole{marks, kBlockW, kBlockH, static_cast<int>(grid.x), static_cast<int>(grid.y)};
-    const cudaError_t e = launch_typed<Packed, float, PackedAluLanes>(a, whole, stream);
-    return e != cudaSuccess ? e : launch_typed<Scalar, float, SignedLanes>(a, whole, stream);
+    constexpr int kBlockW = 32 * Packed::kTileW * 2;
+    static_assert(kBlockW % (32 * Scalar::kTileW) == 0);
+    static_assert(kBlockW >= kWholeMarkW && fewest(PackedWarps{}) * Packed::kTileH >= kWholeMarkH);  // whole_marks_bytes suffices
+    const int warps = fitting_warps<Packed, float, PackedAluLanes>(PackedWarps{}, a.height);
+    const int block_h = (warps == 0 ? Packed::kWarps : warps) * Packed::kTileH;
+    const WholeBlocks whole{marks, kBlockW, block_h, (a.width + kBlockW - 1) / kBlockW, (a.height + block_h - 1) / block_h};
+    const cudaError_t e = launch_warps<Packed, float, PackedAluLanes>(PackedWarps{}, warps, a, whole, stream);
+    return e != cudaSuccess ? e : launch_fitting<Scalar, float, SignedLanes, ScalarWarps>(a, whole, stream);
 }
 
 // Packed serves u8 and u16 (u16x2 lanes); f32 takes both from kWholeFloatsFrom up, else Scalar
-// (32-bit lanes).
-template <class Packed, class Scalar>
+// (32-bit lanes); each in blocks of the most warps that fit.
+template <class Packed, class Scalar, class PackedWarps, class ScalarWarps>
 cudaError_t launch(PixelType type, const PlanesArgs& a, std::uint8_t* marks, cudaStream_t stream) {
     switch (type) {
-        case PixelType::u8: return launch_typed<Packed, std::uint8_t, PackedLanes>(a, {}, stream);
-        case PixelType::u16: return launch_typed<Packed, std::uint16_t, PackedLanes>(a, {}, stream);
+        case PixelType::u8: return launch_fitting<Packed, std::uint8_t, PackedLanes, PackedWarps>(a, {}, stream);
+        case PixelType::u16: return launch_fitting<Packed, std::uint16_t, PackedLanes, PackedWarps>(a, {}, stream);
         case PixelType::f32:
             if constexpr (Packed::kSize >= kWholeFloatsFrom)
-                return launch_whole_floats<Packed, Scalar>(a, marks, stream);
+                return launch_whole_floats<Packed, Scalar, PackedWarps, ScalarWarps>(a, marks, stream);
             else
-                return launch_typed<Scalar, float, SignedLanes>(a, {}, stream);
+                return launch_fitting<Scalar, float, SignedLanes, ScalarWarps>(a, {}, stream);
     }
     return cudaErrorInvalidValue;
 }

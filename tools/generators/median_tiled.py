@@ -24,13 +24,19 @@ share before the network runs (once for all the threads of a warp that read that
 step 1 merges those sorted columns instead of sorting them; for those in GROUPS it also merges
 them four by four (quads) and for octets the quads two by two, once per warp, and step 1 starts
 from those groups.
+A block stacks WARPS' warps (8 where not given) vertically; where that block's shared memory
+(its staged tile, and the sorted columns and groups, which grow with the warps) exceeds what a
+GPU policy (kernels/gpu_policies.cpp) allows a block, the kernel is also compiled for blocks of
+the most warps that fit it, and the launch takes the most that fit the active policy.
 Merges are Batcher's odd-even merges; operations that no output depends on are left out, so
 a merge whose outputs are mostly dropped costs only what the kept ranks need. The code calls
 L::lo / L::hi, so one network serves 32-bit keys and packed u16x2 lanes. Every network is
 checked against sorting on random, tie-heavy inputs before it is written.
 """
+import functools
 import pathlib
 import random
+import re
 import sys
 
 from .networks import Graph, fma_maxes, keep_median_ranks
@@ -65,6 +71,9 @@ MIN_BLOCKS = {3: (4, 6), 5: (5, 5), 7: (4, 4), 9: (2, 2), 11: (1, 2), 15: (1, 2)
 # 21x21 faster than 4 warps (quads kept between the jobs) and than 2 warps, 2 blocks an SM
 # (docs/notebook/gpu-median-h100-2026-11-26-groups.md).
 WARPS = {21: 6}
+# The GPU policies' table, whose entries' shared memory a block (limits.shared_per_block) decides
+# the warps a block of each network may have there.
+POLICIES = ROOT / "kernels" / "gpu_policies.cpp"
 # Window sizes whose networks take sorted columns: the kernel first sorts, once for each warp's
 # TH output rows, the K - TH + 1 rows of every staged column that those rows' windows share
 # (col(c, i): the i-th smallest), and the network merges those instead of sorting the columns
@@ -95,8 +104,6 @@ GROUPS = ({15: 4, 21: 8}, {})
 # f32 squares from this size up try the packed networks on whole numbers 0..65535 first
 # (median_tiled_kernel.cuh, launch_whole_floats); the smallest packed block bounds the marks.
 WHOLE_FLOATS_FROM = 5
-MIN_PACKED_BLOCK = (min(64 * tw for tw, _ in PACKED_TILES.values()),
-                    min(WARPS.get(k, 8) * th for k, (_, th) in PACKED_TILES.items()))
 HEADER = header(NAME)
 
 
@@ -196,11 +203,24 @@ def struct_name(k, tw, th, sorted_columns=False, group=0):
             {0: "", 4: "Quads", 8: "Octets"}[group])
 
 
+@functools.lru_cache(maxsize=None)
+def checked_network(k, tw, th, sorted_columns=False, group=0):
+    """tiled_network's graph and outputs, checked against sorting."""
+    g, outputs = tiled_network(k, tw, th, sorted_columns, group)
+    check(k, tw, th, g, outputs, group)
+    return g, outputs
+
+
+def read_groups(g, outputs):
+    """The first columns c of the groups ("group", c, i) that the network reads, ascending."""
+    values = [v for _, _, v in outputs] + [v for i in g.needed([v for _, _, v in outputs]) for v in g.ops[i][1:]]
+    return sorted({v[1] for v in values if v[0] == "group"})
+
+
 def emit(k, tw, th, host=False, sorted_columns=False, group=0):
     """The network's struct: device code over 32-bit keys and packed lanes, or (host) CPU code
     over any vector type."""
-    g, outputs = tiled_network(k, tw, th, sorted_columns, group)
-    check(k, tw, th, g, outputs, group)
+    g, outputs = checked_network(k, tw, th, sorted_columns, group)
     return emit_graph(g, outputs, struct_name(k, tw, th, sorted_columns, group), f"{k}x{k} medians", k,
                       square(k), tw, th, host, None if host else MIN_BLOCKS[k], k - th + 1 if sorted_columns else 0,
                       group, None if host else WARPS.get(k, 8))
@@ -276,7 +296,7 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
         body.append(f"        out({ox}, {oy}, {name(v)});")
     count = tw * th
     inputs = len([key for key in names if isinstance(key, tuple)])
-    groups = sorted({key[1] for key in names if isinstance(key, tuple) and key[0] == "group"})
+    groups = read_groups(g, outputs)
     assert groups == list(range(tw - 1, tw - 1 + group * len(groups), group or 1))
     return [
         f"// {what}, a {tw}x{th} tile of outputs: {len(need)} min/max "
@@ -327,14 +347,85 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
     ]
 
 
+def shared_limits():
+    """The shared memory a block (bytes) of the GPU policies' entries, distinct, largest first."""
+    found = re.findall(r'\{"sm_\d+", \d+, \{(\d+) \* kKiB[,}]', POLICIES.read_text())
+    if not found:
+        sys.exit(f"{POLICIES}: no entry {{\"sm_NN\", NN, {{N * kKiB, ...}}, ...}} found")
+    return sorted({int(n) * 1024 for n in found}, reverse=True)
+
+
+def phase_words(cols, tw):
+    """median_tiled_kernel.cuh's phase_words."""
+    q = (cols + tw - 1) // tw
+    while q % 32 != (32 // tw) % 32:
+        q += 1
+    return q
+
+
+def block_bytes(k, tw, th, warps, sorted_columns, group):
+    """Shared memory of a block of `warps` warps of the network (TileShape's kBlockBytes, which
+    the generated code asserts equal): its staged tile, sorted columns and groups."""
+    r = k // 2
+    lead = (r + 3) // 4 * 4
+    q = phase_words((lead + 32 * tw + r + 3) // 4 * 4, tw)
+    sorted_rows = k - th + 1 if sorted_columns else 0
+    tile = 4 * (warps * th + k - 1) * tw * q
+    columns = 4 * warps * sorted_rows * tw * q
+    groups = len(read_groups(*checked_network(k, tw, th, sorted_columns, group))) if group else 0
+    slots = 31 * tw // 4 + (groups - 1) * group // 4 + 1 if group else 0
+    return tile + columns + 4 * warps * group * sorted_rows * slots
+
+
+def warp_counts(k, tw, th, sorted_columns, group):
+    """The warps a block of the network takes under each policy, most first: for each policy's
+    shared memory a block, the most (up to WARPS', else 8) whose block fits. Sorted columns and
+    groups take shared memory in proportion to the warps, so fewer fit smaller GPUs."""
+    most, counts = WARPS.get(k, 8), []
+    for limit in shared_limits():
+        fitting = [w for w in range(most, 0, -1) if block_bytes(k, tw, th, w, sorted_columns, group) <= limit]
+        if not fitting:
+            sys.exit(f"{k}x{k} tile {tw}x{th}: not even a block of one warp fits {limit // 1024} KB")
+        if fitting[0] not in counts:
+            counts.append(fitting[0])
+    return counts
+
+
+@functools.lru_cache(maxsize=None)
+def square_networks(k):
+    """For packed and 32-bit lanes: (struct name, tile, sorted columns, group, warp counts)."""
+    out = []
+    for tiles, sorted_ks, groups in ((PACKED_TILES, SORTED_COLUMNS[0], GROUPS[0]),
+                                     (SCALAR_TILES, SORTED_COLUMNS[1], GROUPS[1])):
+        tile, columns, group = tiles[k], k in sorted_ks, groups.get(k, 0)
+        out.append((struct_name(k, *tile, columns, group), tile, columns, group,
+                    warp_counts(k, *tile, columns, group)))
+    return out
+
+
+def min_packed_block():
+    """The smallest block (outputs wide, high) of any packed network at any of its warp counts:
+    the f32 marks' size (whole_marks_bytes)."""
+    blocks = [(64 * tile[0], min(counts) * tile[1]) for k in PACKED_TILES for _, tile, _, _, counts in square_networks(k)[:1]]
+    return min(w for w, _ in blocks), min(h for _, h in blocks)
+
+
 def square_source(k):
-    sorted_packed, sorted_scalar = (k in ks for ks in SORTED_COLUMNS)
-    group_packed, group_scalar = (groups.get(k, 0) for groups in GROUPS)
-    packed = struct_name(k, *PACKED_TILES[k], sorted_packed, group_packed)
-    scalar = struct_name(k, *SCALAR_TILES[k], sorted_scalar, group_scalar)
-    networks = emit(k, *PACKED_TILES[k], sorted_columns=sorted_packed, group=group_packed)
+    (packed, packed_tile, sorted_packed, group_packed, packed_warps), \
+        (scalar, scalar_tile, sorted_scalar, group_scalar, scalar_warps) = square_networks(k)
+    networks = emit(k, *packed_tile, sorted_columns=sorted_packed, group=group_packed)
     if scalar != packed:
-        networks += emit(k, *SCALAR_TILES[k], sorted_columns=sorted_scalar, group=group_scalar)
+        networks += emit(k, *scalar_tile, sorted_columns=sorted_scalar, group=group_scalar)
+    limits = ", ".join(f"{n // 1024}" for n in shared_limits())
+    asserts = [f"static_assert(TileShape<Warps<{name}, {w}>>::kBlockBytes == {block_bytes(k, *tile, w, columns, group)});"
+               for name, tile, columns, group, counts in ((packed, packed_tile, sorted_packed, group_packed, packed_warps),
+                                                          (scalar, scalar_tile, sorted_scalar, group_scalar, scalar_warps))
+               for w in counts]
+    ladders = [f"// The warps a block takes, most first: the most that fit each policy's shared memory a block",
+               f"// ({limits} KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.",
+               f"using PackedWarps = WarpCounts<{', '.join(map(str, packed_warps))}>;",
+               f"using ScalarWarps = WarpCounts<{', '.join(map(str, scalar_warps))}>;",
+               *dict.fromkeys(asserts), ""]
     return "\n".join(HEADER + [
         f"// The {k}x{k} median's networks and launch (median_tiled_kernel.cuh).",
         "#include \"generated/median_tiled/squares.cuh\"",
@@ -345,15 +436,16 @@ def square_source(k):
         "namespace {",
         "",
         *networks,
+        *ladders,
         "}  // namespace",
         "",
         f"bool fits_square{k}(PixelType type, int height) {{",
-        f"    return fits<{packed}, {scalar}>(type, height);",
+        f"    return fits<{packed}, {scalar}, PackedWarps, ScalarWarps>(type, height);",
         "}",
         "",
         f"cudaError_t launch_square{k}(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,",
         f"                            cudaStream_t stream) {{",
-        f"    return launch<{packed}, {scalar}>(type, a, whole_marks, stream);",
+        f"    return launch<{packed}, {scalar}, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);",
         "}",
         "",
         "}  // namespace fastmedian::kernels::tiled",
@@ -380,7 +472,7 @@ def squares_header():
         "// are whole numbers 0..65535, marking each block of that launch in `whole_marks`; below, the",
         "// 32-bit keys alone (f32 3x3 runs near the identity kernel's speed, which 16-bit keys do not raise).",
         f"constexpr int kWholeFloatsFrom = {WHOLE_FLOATS_FROM};",
-        f"constexpr int kWholeMarkW = {MIN_PACKED_BLOCK[0]}, kWholeMarkH = {MIN_PACKED_BLOCK[1]};  // the smallest packed block",
+        "constexpr int kWholeMarkW = {}, kWholeMarkH = {};  // the smallest packed block".format(*min_packed_block()),
         "inline bool takes_whole_marks(int k, PixelType type) { return type == PixelType::f32 && k >= kWholeFloatsFrom; }",
         "inline std::size_t whole_marks_bytes(const PlanesArgs& a) {",
         "    return static_cast<std::size_t>((a.width + kWholeMarkW - 1) / kWholeMarkW) *",

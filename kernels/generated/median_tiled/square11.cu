@@ -10605,15 +10605,24 @@ struct TiledSquare11Tile8x2 {
     }
 };
 
+// The warps a block takes, most first: the most that fit each policy's shared memory a block
+// (227, 163, 99, 64 KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.
+using PackedWarps = WarpCounts<8, 6, 3>;
+using ScalarWarps = WarpCounts<8>;
+static_assert(TileShape<Warps<TiledSquare11Tile8x2SortedColumns, 8>>::kBlockBytes == 122112);
+static_assert(TileShape<Warps<TiledSquare11Tile8x2SortedColumns, 6>>::kBlockBytes == 94464);
+static_assert(TileShape<Warps<TiledSquare11Tile8x2SortedColumns, 3>>::kBlockBytes == 52992);
+static_assert(TileShape<Warps<TiledSquare11Tile8x2, 8>>::kBlockBytes == 29952);
+
 }  // namespace
 
 bool fits_square11(PixelType type, int height) {
-    return fits<TiledSquare11Tile8x2SortedColumns, TiledSquare11Tile8x2>(type, height);
+    return fits<TiledSquare11Tile8x2SortedColumns, TiledSquare11Tile8x2, PackedWarps, ScalarWarps>(type, height);
 }
 
 cudaError_t launch_square11(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream) {
-    return launch<TiledSquare11Tile8x2SortedColumns, TiledSquare11Tile8x2>(type, a, whole_marks, stream);
+    return launch<TiledSquare11Tile8x2SortedColumns, TiledSquare11Tile8x2, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

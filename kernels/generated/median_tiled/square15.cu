@@ -10038,15 +10038,25 @@ struct TiledSquare15Tile4x2SortedColumns {
     }
 };
 
+// The warps a block takes, most first: the most that fit each policy's shared memory a block
+// (227, 163, 99, 64 KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.
+using PackedWarps = WarpCounts<8, 5, 3>;
+using ScalarWarps = WarpCounts<8, 5>;
+static_assert(TileShape<Warps<TiledSquare15Tile4x2SortedColumnsQuads, 8>>::kBlockBytes == 151808);
+static_assert(TileShape<Warps<TiledSquare15Tile4x2SortedColumnsQuads, 5>>::kBlockBytes == 98240);
+static_assert(TileShape<Warps<TiledSquare15Tile4x2SortedColumnsQuads, 3>>::kBlockBytes == 62528);
+static_assert(TileShape<Warps<TiledSquare15Tile4x2SortedColumns, 8>>::kBlockBytes == 90880);
+static_assert(TileShape<Warps<TiledSquare15Tile4x2SortedColumns, 5>>::kBlockBytes == 60160);
+
 }  // namespace
 
 bool fits_square15(PixelType type, int height) {
-    return fits<TiledSquare15Tile4x2SortedColumnsQuads, TiledSquare15Tile4x2SortedColumns>(type, height);
+    return fits<TiledSquare15Tile4x2SortedColumnsQuads, TiledSquare15Tile4x2SortedColumns, PackedWarps, ScalarWarps>(type, height);
 }
 
 cudaError_t launch_square15(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream) {
-    return launch<TiledSquare15Tile4x2SortedColumnsQuads, TiledSquare15Tile4x2SortedColumns>(type, a, whole_marks, stream);
+    return launch<TiledSquare15Tile4x2SortedColumnsQuads, TiledSquare15Tile4x2SortedColumns, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

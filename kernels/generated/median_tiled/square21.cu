@@ -21366,15 +21366,26 @@ struct TiledSquare21Tile4x2SortedColumns {
     }
 };
 
+// The warps a block takes, most first: the most that fit each policy's shared memory a block
+// (227, 163, 99, 64 KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.
+using PackedWarps = WarpCounts<6, 4, 2, 1>;
+using ScalarWarps = WarpCounts<6, 3>;
+static_assert(TileShape<Warps<TiledSquare21Tile4x2SortedColumnsOctets, 6>>::kBlockBytes == 227840);
+static_assert(TileShape<Warps<TiledSquare21Tile4x2SortedColumnsOctets, 4>>::kBlockBytes == 156160);
+static_assert(TileShape<Warps<TiledSquare21Tile4x2SortedColumnsOctets, 2>>::kBlockBytes == 84480);
+static_assert(TileShape<Warps<TiledSquare21Tile4x2SortedColumnsOctets, 1>>::kBlockBytes == 48640);
+static_assert(TileShape<Warps<TiledSquare21Tile4x2SortedColumns, 6>>::kBlockBytes == 97280);
+static_assert(TileShape<Warps<TiledSquare21Tile4x2SortedColumns, 3>>::kBlockBytes == 55040);
+
 }  // namespace
 
 bool fits_square21(PixelType type, int height) {
-    return fits<TiledSquare21Tile4x2SortedColumnsOctets, TiledSquare21Tile4x2SortedColumns>(type, height);
+    return fits<TiledSquare21Tile4x2SortedColumnsOctets, TiledSquare21Tile4x2SortedColumns, PackedWarps, ScalarWarps>(type, height);
 }
 
 cudaError_t launch_square21(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream) {
-    return launch<TiledSquare21Tile4x2SortedColumnsOctets, TiledSquare21Tile4x2SortedColumns>(type, a, whole_marks, stream);
+    return launch<TiledSquare21Tile4x2SortedColumnsOctets, TiledSquare21Tile4x2SortedColumns, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

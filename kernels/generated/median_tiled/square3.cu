@@ -1144,15 +1144,22 @@ struct TiledSquare3Tile4x4 {
     }
 };
 
+// The warps a block takes, most first: the most that fit each policy's shared memory a block
+// (227, 163, 99, 64 KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.
+using PackedWarps = WarpCounts<8>;
+using ScalarWarps = WarpCounts<8>;
+static_assert(TileShape<Warps<TiledSquare3Tile8x4, 8>>::kBlockBytes == 39168);
+static_assert(TileShape<Warps<TiledSquare3Tile4x4, 8>>::kBlockBytes == 21760);
+
 }  // namespace
 
 bool fits_square3(PixelType type, int height) {
-    return fits<TiledSquare3Tile8x4, TiledSquare3Tile4x4>(type, height);
+    return fits<TiledSquare3Tile8x4, TiledSquare3Tile4x4, PackedWarps, ScalarWarps>(type, height);
 }
 
 cudaError_t launch_square3(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream) {
-    return launch<TiledSquare3Tile8x4, TiledSquare3Tile4x4>(type, a, whole_marks, stream);
+    return launch<TiledSquare3Tile8x4, TiledSquare3Tile4x4, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

@@ -638,15 +638,21 @@ struct TiledSquare5Tile4x2 {
     }
 };
 
+// The warps a block takes, most first: the most that fit each policy's shared memory a block
+// (227, 163, 99, 64 KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.
+using PackedWarps = WarpCounts<8>;
+using ScalarWarps = WarpCounts<8>;
+static_assert(TileShape<Warps<TiledSquare5Tile4x2, 8>>::kBlockBytes == 12800);
+
 }  // namespace
 
 bool fits_square5(PixelType type, int height) {
-    return fits<TiledSquare5Tile4x2, TiledSquare5Tile4x2>(type, height);
+    return fits<TiledSquare5Tile4x2, TiledSquare5Tile4x2, PackedWarps, ScalarWarps>(type, height);
 }
 
 cudaError_t launch_square5(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream) {
-    return launch<TiledSquare5Tile4x2, TiledSquare5Tile4x2>(type, a, whole_marks, stream);
+    return launch<TiledSquare5Tile4x2, TiledSquare5Tile4x2, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

@@ -1097,15 +1097,21 @@ struct TiledSquare7Tile4x2SortedColumns {
     }
 };
 
+// The warps a block takes, most first: the most that fit each policy's shared memory a block
+// (227, 163, 99, 64 KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.
+using PackedWarps = WarpCounts<8>;
+using ScalarWarps = WarpCounts<8>;
+static_assert(TileShape<Warps<TiledSquare7Tile4x2SortedColumns, 8>>::kBlockBytes == 44800);
+
 }  // namespace
 
 bool fits_square7(PixelType type, int height) {
-    return fits<TiledSquare7Tile4x2SortedColumns, TiledSquare7Tile4x2SortedColumns>(type, height);
+    return fits<TiledSquare7Tile4x2SortedColumns, TiledSquare7Tile4x2SortedColumns, PackedWarps, ScalarWarps>(type, height);
 }
 
 cudaError_t launch_square7(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream) {
-    return launch<TiledSquare7Tile4x2SortedColumns, TiledSquare7Tile4x2SortedColumns>(type, a, whole_marks, stream);
+    return launch<TiledSquare7Tile4x2SortedColumns, TiledSquare7Tile4x2SortedColumns, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

@@ -3365,15 +3365,22 @@ struct TiledSquare9Tile8x2SortedColumns {
     }
 };
 
+// The warps a block takes, most first: the most that fit each policy's shared memory a block
+// (227, 163, 99, 64 KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.
+using PackedWarps = WarpCounts<8, 4>;
+using ScalarWarps = WarpCounts<8, 4>;
+static_assert(TileShape<Warps<TiledSquare9Tile8x2SortedColumns, 8>>::kBlockBytes == 101376);
+static_assert(TileShape<Warps<TiledSquare9Tile8x2SortedColumns, 4>>::kBlockBytes == 55296);
+
 }  // namespace
 
 bool fits_square9(PixelType type, int height) {
-    return fits<TiledSquare9Tile8x2SortedColumns, TiledSquare9Tile8x2SortedColumns>(type, height);
+    return fits<TiledSquare9Tile8x2SortedColumns, TiledSquare9Tile8x2SortedColumns, PackedWarps, ScalarWarps>(type, height);
 }
 
 cudaError_t launch_square9(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,
                             cudaStream_t stream) {
-    return launch<TiledSquare9Tile8x2SortedColumns, TiledSquare9Tile8x2SortedColumns>(type, a, whole_marks, stream);
+    return launch<TiledSquare9Tile8x2SortedColumns, TiledSquare9Tile8x2SortedColumns, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);
 }
 
 }  // namespace fastmedian::kernels::tiled

@@ -17,7 +17,7 @@ namespace fastmedian::kernels::tiled {
 // are whole numbers 0..65535, marking each block of that launch in `whole_marks`; below, the
 // 32-bit keys alone (f32 3x3 runs near the identity kernel's speed, which 16-bit keys do not raise).
 constexpr int kWholeFloatsFrom = 5;
-constexpr int kWholeMarkW = 256, kWholeMarkH = 12;  // the smallest packed block
+constexpr int kWholeMarkW = 256, kWholeMarkH = 2;  // the smallest packed block
 inline bool takes_whole_marks(int k, PixelType type) { return type == PixelType::f32 && k >= kWholeFloatsFrom; }
 inline std::size_t whole_marks_bytes(const PlanesArgs& a) {
     return static_cast<std::size_t>((a.width + kWholeMarkW - 1) / kWholeMarkW) *
