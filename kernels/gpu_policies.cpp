@@ -1,6 +1,7 @@
 // The table of GPU policies (gpu_policy.hpp). Limits: the CUDA C++ Programming Guide's
 // technical specifications per compute capability (shared memory a block may opt in to is the
-// SM's less the 1 KB the driver reserves a block from sm_80 on). Crossovers: measured on the
+// SM's less the 1 KB the driver reserves a block from sm_80 on; the SM's is its largest
+// carveout). Crossovers: measured on the
 // H100 alone so far; the other architectures take the H100's until a run on such a card says
 // otherwise, and say so.
 #include "gpu_policy.hpp"
@@ -19,13 +20,13 @@ constexpr MedianPolicy kMeasuredOnH100{2048, 2560, 3584, 15};
 
 // Each entry: its GPUs, then the H100's crossovers (measured there for sm_90 alone).
 constexpr GpuPolicy kPolicies[] = {
-    {"sm_75", 75, {64 * kKiB}, kMeasuredOnH100},    // Turing: GeForce RTX 20, Quadro RTX, T4
-    {"sm_80", 80, {163 * kKiB}, kMeasuredOnH100},   // Ampere datacenter: A100, A30
-    {"sm_86", 86, {99 * kKiB}, kMeasuredOnH100},    // Ampere: GeForce RTX 30, RTX A2000-A6000, A10, A40
-    {"sm_89", 89, {99 * kKiB}, kMeasuredOnH100},    // Ada: GeForce RTX 40, RTX 2000-6000 Ada, L4, L40
-    {"sm_90", 90, {227 * kKiB}, kMeasuredOnH100},   // Hopper: H100, H200, GH200 (measured on the H100)
-    {"sm_100", 100, {227 * kKiB}, kMeasuredOnH100}, // Blackwell datacenter: B200, GB200
-    {"sm_120", 120, {99 * kKiB}, kMeasuredOnH100},  // Blackwell: GeForce RTX 50, RTX PRO Blackwell
+    {"sm_75", 75, {64 * kKiB, 64 * kKiB}, kMeasuredOnH100},    // Turing: GeForce RTX 20, Quadro RTX, T4
+    {"sm_80", 80, {163 * kKiB, 164 * kKiB}, kMeasuredOnH100},   // Ampere datacenter: A100, A30
+    {"sm_86", 86, {99 * kKiB, 100 * kKiB}, kMeasuredOnH100},    // Ampere: GeForce RTX 30, RTX A2000-A6000, A10, A40
+    {"sm_89", 89, {99 * kKiB, 100 * kKiB}, kMeasuredOnH100},    // Ada: GeForce RTX 40, RTX 2000-6000 Ada, L4, L40
+    {"sm_90", 90, {227 * kKiB, 228 * kKiB}, kMeasuredOnH100},   // Hopper: H100, H200, GH200 (measured on the H100)
+    {"sm_100", 100, {227 * kKiB, 228 * kKiB}, kMeasuredOnH100}, // Blackwell datacenter: B200, GB200
+    {"sm_120", 120, {99 * kKiB, 100 * kKiB}, kMeasuredOnH100},  // Blackwell: GeForce RTX 50, RTX PRO Blackwell
 };
 
 }  // namespace

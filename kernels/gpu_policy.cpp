@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -16,9 +17,20 @@ namespace fastmedian::kernels {
 
 namespace {
 
+// FASTMEDIAN_GPU_POLICY's entry; a name of none is said on stderr once (a test or benchmark
+// that meant to force a policy would otherwise measure the device's own unawares).
 const GpuPolicy* from_environment() {
     const char* name = std::getenv("FASTMEDIAN_GPU_POLICY");
-    return name != nullptr && *name != '\0' ? policy_named(name) : nullptr;
+    if (name == nullptr || *name == '\0') return nullptr;
+    const GpuPolicy* p = policy_named(name);
+    if (p == nullptr) {
+        std::string names;
+        const GpuPolicies all = gpu_policies();
+        for (int i = 0; i < all.count; ++i) names += std::string(i > 0 ? ", " : "") + all.first[i].name;
+        std::fprintf(stderr, "fastmedian: FASTMEDIAN_GPU_POLICY=%s names no GPU policy (%s); each device's own applies\n",
+                     name, names.c_str());
+    }
+    return p;
 }
 
 std::atomic<const GpuPolicy*>& forced() {
@@ -67,6 +79,18 @@ std::size_t active_shared_per_block() {
         return policy;
     }
     return std::min(policy, static_cast<std::size_t>(optin));
+}
+
+int active_shared_carveout() {
+    const GpuPolicy* p = forced_gpu_policy();
+    int device = 0, most = 0;
+    if (p == nullptr || cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) != cudaSuccess || most <= 0) {
+        cudaGetLastError();
+        return cudaSharedmemCarveoutDefault;
+    }
+    const std::size_t sm = std::min(p->limits.shared_per_sm, static_cast<std::size_t>(most));
+    return static_cast<int>((100 * sm + most - 1) / most);
 }
 
 namespace {

@@ -16,6 +16,7 @@ namespace fastmedian::kernels {
 // run at all.
 struct GpuLimits {
     std::size_t shared_per_block;  // static + dynamic shared memory of one block, opted in
+    std::size_t shared_per_sm;     // of all the blocks an SM holds: how many of a kernel's fit
 };
 
 // The 2D median's crossovers between kernel families (cuda/median_dispatch.cpp). Windows too
@@ -66,5 +67,12 @@ const GpuPolicy& active_policy();
 // Shared memory one block may use on the current device under the active policy: the policy's
 // limit, or the device's own where that is lower.
 std::size_t active_shared_per_block();
+
+// The shared memory carveout (cudaFuncAttributePreferredSharedMemoryCarveout, percent of the
+// device's most an SM) that launches under a forced policy ask for, so that an SM holds no
+// more blocks than one of that architecture would: its shared memory an SM, rounded up to a
+// percent (the GPU takes the smallest carveout it has at or above it). Under the device's own
+// policy, cudaSharedmemCarveoutDefault (the driver's choice).
+int active_shared_carveout();
 
 }  // namespace fastmedian::kernels

@@ -42,20 +42,25 @@ bool shared_fits(Kernel kernel, std::size_t dynamic) {
     return bytes <= active_shared_per_block();
 }
 
-// Lets blocks of `kernel` take `dynamic` bytes of dynamic shared memory; refuses with
-// cudaErrorInvalidConfiguration (and note_shared_refusal) where the active policy allows less.
+// Lets blocks of `kernel` take `dynamic` bytes of dynamic shared memory, with the carveout of
+// the active policy (active_shared_carveout: under a forced one, as many blocks an SM as that
+// architecture holds); refuses with cudaErrorInvalidConfiguration (and note_shared_refusal)
+// where the active policy allows less.
 template <class Kernel>
 cudaError_t opt_in_shared(Kernel kernel, std::size_t dynamic) {
     std::size_t bytes = 0;
-    const cudaError_t e = block_shared_bytes(kernel, dynamic, bytes);
+    cudaError_t e = block_shared_bytes(kernel, dynamic, bytes);
     if (e != cudaSuccess) return e;
     const std::size_t allowed = active_shared_per_block();
     if (bytes > allowed) {
         note_shared_refusal(bytes, allowed);
         return cudaErrorInvalidConfiguration;
     }
-    return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(dynamic));
+    const void* k = reinterpret_cast<const void*>(kernel);
+    e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic));
+    return e != cudaSuccess ? e
+                            : cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                   active_shared_carveout());
 }
 
 }  // namespace fastmedian::kernels

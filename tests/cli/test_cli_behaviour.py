@@ -161,6 +161,16 @@ def test_info(fastmedian, cuda_devices):
         assert re.fullmatch(r"CUDA devices: none \(.+\)", lines[2])
 
 
+def test_info_says_a_forced_gpu_policy_names_none(fastmedian):
+    """FASTMEDIAN_GPU_POLICY (the tests' switch) naming no policy is said, not ignored."""
+    r = fastmedian("info", env={**os.environ, "FASTMEDIAN_GPU_POLICY": "sm_99"})
+    assert r.returncode == 0, r.stderr
+    if "CUDA backend: compiled" not in r.stdout:
+        pytest.skip("this build has no CUDA backend")
+    assert r.stderr == ("fastmedian: FASTMEDIAN_GPU_POLICY=sm_99 names no GPU policy (sm_75, sm_80, sm_86, "
+                        "sm_89, sm_90, sm_100, sm_120); each device's own applies\n")
+
+
 def test_demo_writes_where_it_says(fastmedian, tmp_path):
     out = tmp_path / "demo.tif"
     r = fastmedian("demo", "--out", out)

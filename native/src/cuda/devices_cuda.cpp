@@ -58,8 +58,8 @@ std::vector<DeviceInfo> query_devices() {
 std::vector<DeviceInfo> cuda_devices() {
     static const std::vector<DeviceInfo> devices = query_devices();
     std::vector<DeviceInfo> named = devices;
+    const kernels::GpuPolicy* forced = kernels::forced_gpu_policy();
     for (DeviceInfo& d : named) {
-        const kernels::GpuPolicy* forced = kernels::forced_gpu_policy();
         const kernels::GpuPolicy* own = kernels::policy_for(d.compute_major, d.compute_minor);
         d.policy = forced != nullptr ? forced->name : own != nullptr ? own->name : "";
     }
