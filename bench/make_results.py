@@ -87,14 +87,16 @@ RUNS = {
     },
     "policies": {
         "title": "2D median under each GPU policy, forced on the GPU machine (GPU, device-resident)",
-        "files": [f"policies-h200-2026-11-29-{p}.json" for p in ("own", "sm_80", "sm_86", "sm_75")],
+        "files": [f"policies-h200-2026-11-29-warps-{p}.json" for p in ("own", "sm_80", "sm_86", "sm_75")],
         "date": "2026-11-29", "device": "H200", "data": "the shared images and f32 with fractions",
-        "command": "`bench/gpu/run_policies.sh --k 5,9,11,15,21 --data images,flat` (15 runs)",
+        "command": "`BENCH_BUILD=build bench/gpu/run_policies.sh --k 5,9,11,15,21 --data images,flat` (15 runs)",
         "notebook": "gpu-policies-h200-2026-11-29.md",
-        "later": "Each policy's limits forced on the H200 (FASTMEDIAN_GPU_POLICY): what a card of "
-                 "that architecture's shared memory loses to the fallbacks, measured here, not on "
-                 "such a card. sm_86 stands for sm_89 and sm_120 (the same 99 KB a block), own "
-                 "(sm_90) for sm_100.",
+        "later": "Each policy's limits forced on the H200 (FASTMEDIAN_GPU_POLICY): its shared memory "
+                 "a block, and through the carveout an SM, so that an SM holds as many blocks as "
+                 "that card's would; not its registers, warps an SM or clocks. What a card of that "
+                 "architecture's shared memory costs the kernels (tiled blocks of fewer warps, fewer "
+                 "blocks an SM), measured here, not on such a card. sm_86 stands for sm_89 and "
+                 "sm_120 (the same 99 KB a block, 100 KB an SM), own (sm_90) for sm_100.",
     },
     "pipeline": {
         "title": "Host memory through the plane pipeline (GPU, one device)",
