@@ -83,8 +83,9 @@ std::size_t active_shared_per_block() {
 
 int active_shared_carveout() {
     const GpuPolicy* p = forced_gpu_policy();
+    if (p == nullptr) return cudaSharedmemCarveoutDefault;
     int device = 0, most = 0;
-    if (p == nullptr || cudaGetDevice(&device) != cudaSuccess ||
+    if (cudaGetDevice(&device) != cudaSuccess ||
         cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) != cudaSuccess || most <= 0) {
         cudaGetLastError();
         return cudaSharedmemCarveoutDefault;

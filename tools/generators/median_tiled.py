@@ -421,7 +421,7 @@ def square_source(k):
                for name, tile, columns, group, counts in ((packed, packed_tile, sorted_packed, group_packed, packed_warps),
                                                           (scalar, scalar_tile, sorted_scalar, group_scalar, scalar_warps))
                for w in counts]
-    ladders = [f"// The warps a block takes, most first: the most that fit each policy's shared memory a block",
+    ladders = ["// The warps a block takes, most first: the most that fit each policy's shared memory a block",
                f"// ({limits} KB, kernels/gpu_policies.cpp), for packed and 32-bit lanes.",
                f"using PackedWarps = WarpCounts<{', '.join(map(str, packed_warps))}>;",
                f"using ScalarWarps = WarpCounts<{', '.join(map(str, scalar_warps))}>;",
