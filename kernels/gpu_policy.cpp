@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace fastmedian::kernels {
 
@@ -96,26 +97,51 @@ int active_shared_carveout() {
 
 namespace {
 thread_local std::string shared_refusal;
-std::mutex static_shared_mutex;
-std::map<const void*, std::size_t> static_shared;  // by kernel, guarded by static_shared_mutex
-}  // namespace
 
-cudaError_t static_shared_bytes(const void* kernel, std::size_t& bytes) {
+// What the dispatchers ask of a kernel, by device: its code, and so its static shared memory,
+// differs between architectures (median_tiled has none where its block does not fit).
+struct KernelFacts {
+    std::size_t static_shared;
+    int ptx_version;  // 10 * major + minor of the architecture its code was compiled for
+};
+std::mutex kernel_facts_mutex;
+std::map<std::pair<int, const void*>, KernelFacts> kernel_facts;  // guarded by kernel_facts_mutex
+
+cudaError_t facts_of(const void* kernel, KernelFacts& facts) {
+    int device = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e != cudaSuccess) return e;
     {
-        std::lock_guard<std::mutex> lock(static_shared_mutex);
-        const auto known = static_shared.find(kernel);
-        if (known != static_shared.end()) {
-            bytes = known->second;
+        std::lock_guard<std::mutex> lock(kernel_facts_mutex);
+        const auto known = kernel_facts.find({device, kernel});
+        if (known != kernel_facts.end()) {
+            facts = known->second;
             return cudaSuccess;
         }
     }
     cudaFuncAttributes attributes{};
-    const cudaError_t e = cudaFuncGetAttributes(&attributes, kernel);
-    bytes = attributes.sharedSizeBytes;
+    e = cudaFuncGetAttributes(&attributes, kernel);
     if (e != cudaSuccess) return e;
-    std::lock_guard<std::mutex> lock(static_shared_mutex);
-    static_shared[kernel] = bytes;
+    facts = {attributes.sharedSizeBytes, attributes.ptxVersion};
+    std::lock_guard<std::mutex> lock(kernel_facts_mutex);
+    kernel_facts[{device, kernel}] = facts;
     return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t static_shared_bytes(const void* kernel, std::size_t& bytes) {
+    KernelFacts facts{};
+    const cudaError_t e = facts_of(kernel, facts);
+    bytes = facts.static_shared;
+    return e;
+}
+
+cudaError_t compiled_shared_per_block(const void* kernel, std::size_t& bytes) {
+    KernelFacts facts{};
+    const cudaError_t e = facts_of(kernel, facts);
+    const GpuPolicy* policy = policy_for(facts.ptx_version / 10, facts.ptx_version % 10);
+    bytes = e == cudaSuccess && policy != nullptr ? policy->limits.shared_per_block : 0;
+    return e;
 }
 
 void note_shared_refusal(std::size_t needs, std::size_t allowed) {

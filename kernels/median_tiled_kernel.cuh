@@ -207,6 +207,13 @@ template <class Net, class T, class L>
 __global__ void __launch_bounds__(32 * Net::kWarps,
                                   L::kCols == 2 ? Net::kMinBlocksPacked : Net::kMinBlocksScalar)
 median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ WholeBlocks whole) {
+    // The body is compiled only for the architectures whose policy allows the block
+    // (kArchSharedPerBlock): no GPU that runs another's code launches it
+    // (TiledKernel::compiled_limit), and a release build's older architectures compile fewer
+    // kernels. (The body in a device function of its own, called here, spilled more.)
+#ifdef __CUDA_ARCH__
+    if constexpr (TileShape<Net>::kBlockBytes <= kArchSharedPerBlock) {
+#endif
     using Shape = TileShape<Net>;
     constexpr int K = Shape::K, TW = Shape::TW, TH = Shape::TH, R = Shape::R, kHalfW = Shape::kHalfW;
     constexpr int kLead = Shape::kLead, kShift = Shape::kShift, kInCols = Shape::kInCols;
@@ -459,6 +466,9 @@ median_tiled(const __grid_constant__ PlanesArgs a, const __grid_constant__ Whole
         }
     }
     store(std::false_type{});
+#ifdef __CUDA_ARCH__
+    }
+#endif
 }
 
 template <class Net, class L>
@@ -467,21 +477,60 @@ dim3 grid_for(const PlanesArgs& a) {
     return dim3((a.width + kBlockW - 1) / kBlockW, (a.height + kBlockH - 1) / kBlockH, a.planes);
 }
 
-// Whether the grid for planes of this height fits (grid.y <= 65535), and a block of Net on
-// lanes L fits the shared memory the GPU's policy allows.
+// One kernel: Net on lanes L for pixels T. The generated squareK.cuh declares each of a
+// square's kernels `extern template` and squareK_TYPE.cu instantiates them, so that each pixel
+// type's kernels compile in a file of their own, in parallel.
 template <class Net, class T, class L>
-bool fits_typed(int height) {
+struct TiledKernel {
+    static constexpr std::size_t kBlockBytes = TileShape<Net>::kBlockBytes;
+    // Whether the grid for planes of this height fits (grid.y <= 65535), and a block fits the
+    // shared memory the GPU's policy allows and the code the GPU runs has the kernel's body.
+    static bool fits(int height);
+    static cudaError_t launch(const PlanesArgs& a, const WholeBlocks& whole, cudaStream_t stream);
+    // The shared memory a block may have under the policy of the architecture whose code the
+    // GPU runs (compiled_shared_per_block; it may be older than the GPU's own): median_tiled has
+    // its body only where its block fits that. 0 if unknown.
+    static std::size_t compiled_limit();
+};
+
+template <class Net, class T, class L>
+std::size_t TiledKernel<Net, T, L>::compiled_limit() {
+    std::size_t bytes = 0;
+    if (compiled_shared_per_block(reinterpret_cast<const void*>(median_tiled<Net, T, L>), bytes) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return bytes;
+}
+
+template <class Net, class T, class L>
+bool TiledKernel<Net, T, L>::fits(int height) {
     PlanesArgs a{};
     a.width = a.planes = 1;
     a.height = height;
-    return grid_for<Net, ScalarLanes>(a).y <= 65535 && shared_fits(median_tiled<Net, T, L>, TileShape<Net>::kDynamicBytes);
+    return grid_for<Net, ScalarLanes>(a).y <= 65535 && shared_fits(median_tiled<Net, T, L>, TileShape<Net>::kDynamicBytes) &&
+           kBlockBytes <= compiled_limit();
 }
 
-// The first of the warp counts whose block of Net on lanes L fits (fits_typed); 0 if none.
+template <class Net, class T, class L>
+cudaError_t TiledKernel<Net, T, L>::launch(const PlanesArgs& a, const WholeBlocks& whole, cudaStream_t stream) {
+    const dim3 grid = grid_for<Net, L>(a);
+    if (grid.y > 65535) return cudaErrorInvalidConfiguration;
+    constexpr std::size_t kDynamicBytes = TileShape<Net>::kDynamicBytes;
+    const cudaError_t e = opt_in_shared(median_tiled<Net, T, L>, kDynamicBytes);
+    if (e != cudaSuccess) return e;
+    if (const std::size_t compiled = compiled_limit(); kBlockBytes > compiled) {
+        note_shared_refusal(kBlockBytes, compiled);
+        return cudaErrorInvalidConfiguration;
+    }
+    return launch_overlapped(median_tiled<Net, T, L>, grid, dim3(32 * Net::kWarps), kDynamicBytes, stream, a, whole);
+}
+
+// The first of the warp counts whose block of Net on lanes L fits (TiledKernel::fits); 0 if none.
 template <class Net, class T, class L, int... W>
 int fitting_warps(WarpCounts<W...>, int height) {
     constexpr int kCounts[] = {W...};
-    const bool fit[] = {fits_typed<Warps<Net, W>, T, L>(height)...};
+    const bool fit[] = {TiledKernel<Warps<Net, W>, T, L>::fits(height)...};
     for (std::size_t i = 0; i < sizeof...(W); ++i)
         if (fit[i]) return kCounts[i];
     return 0;
@@ -495,21 +544,13 @@ bool fits(PixelType type, int height) {
         case PixelType::u8: return fitting_warps<Packed, std::uint8_t, PackedLanes>(PackedWarps{}, height) != 0;
         case PixelType::u16: return fitting_warps<Packed, std::uint16_t, PackedLanes>(PackedWarps{}, height) != 0;
         case PixelType::f32:
-            return fitting_warps<Scalar, float, SignedLanes>(ScalarWarps{}, height) != 0 &&
-                   (Packed::kSize < kWholeFloatsFrom ||
-                    fitting_warps<Packed, float, PackedAluLanes>(PackedWarps{}, height) != 0);
+            if (fitting_warps<Scalar, float, SignedLanes>(ScalarWarps{}, height) == 0) return false;
+            if constexpr (Packed::kSize >= kWholeFloatsFrom)
+                return fitting_warps<Packed, float, PackedAluLanes>(PackedWarps{}, height) != 0;
+            else
+                return true;
     }
     return false;
-}
-
-template <class Net, class T, class L>
-cudaError_t launch_typed(const PlanesArgs& a, const WholeBlocks& whole, cudaStream_t stream) {
-    const dim3 grid = grid_for<Net, L>(a);
-    if (grid.y > 65535) return cudaErrorInvalidConfiguration;
-    constexpr std::size_t kDynamicBytes = TileShape<Net>::kDynamicBytes;
-    const cudaError_t e = opt_in_shared(median_tiled<Net, T, L>, kDynamicBytes);
-    if (e != cudaSuccess) return e;
-    return launch_overlapped(median_tiled<Net, T, L>, grid, dim3(32 * Net::kWarps), kDynamicBytes, stream, a, whole);
 }
 
 // Launches Net on lanes L in blocks of `warps` warps, one of W; with none (0), of the most, so
@@ -519,7 +560,7 @@ cudaError_t launch_warps(WarpCounts<W...>, int warps, const PlanesArgs& a, const
                          cudaStream_t stream) {
     using Launch = cudaError_t (*)(const PlanesArgs&, const WholeBlocks&, cudaStream_t);
     constexpr int kCounts[] = {W...};
-    constexpr Launch kLaunches[] = {&launch_typed<Warps<Net, W>, T, L>...};
+    constexpr Launch kLaunches[] = {&TiledKernel<Warps<Net, W>, T, L>::launch...};
     for (std::size_t i = 0; i < sizeof...(W); ++i)
         if (kCounts[i] == warps) return kLaunches[i](a, whole, stream);
     return kLaunches[0](a, whole, stream);

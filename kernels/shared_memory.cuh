@@ -18,10 +18,16 @@ void note_shared_refusal(std::size_t needs, std::size_t allowed);
 // That reason ("" if none), cleared.
 std::string take_shared_refusal();
 
-// The static shared memory of a block of `kernel`, which the source's __shared__ arrays fix
-// for every architecture alike: asked of the runtime once per kernel, as dispatchers ask
-// before each plane.
+// The static shared memory of a block of `kernel` on the current device: asked of the runtime
+// once per kernel and device, as dispatchers ask before each plane.
 cudaError_t static_shared_bytes(const void* kernel, std::size_t& bytes);
+
+// The shared memory a block may have under the policy of the architecture that the current
+// device's code of `kernel` was compiled for (its PTX version, the __CUDA_ARCH__ it saw): older
+// than the device's own where the build has no code for it (machine code of an older minor
+// version, or PTX compiled as the program loads). Kernels may compile their body only where
+// their block fits that (median_tiled).
+cudaError_t compiled_shared_per_block(const void* kernel, std::size_t& bytes);
 
 // The static and dynamic shared memory of one block of `kernel` launched with `dynamic` bytes.
 template <class Kernel>

@@ -13,14 +13,11 @@ i=0
 for v in "$@"; do
   IFS=: read -r k packed scalar blocks <<<"$v"
   dir="$work/v$i"
-  if [ -n "${packed:-}" ]; then
-    python3 tools/generate.py median_tiled --variant "$k" "$packed" "$scalar" "$blocks" "$dir"
-  else
-    mkdir -p "$dir" && cp "kernels/generated/median_tiled/square$k.cu" "$dir/"
-  fi
-  nvcc -std=c++17 -O3 -arch=sm_90 -Ikernels -Inative/include -Ibench/gpu -Ibench/common -DVARIANT="\"$dir/square$k.cu\"" \
+  python3 tools/generate.py median_tiled --variant "$k" ${packed:+"$packed" "$scalar" "$blocks"} "$dir"
+  nvcc -std=c++17 -O3 -arch=sm_90 -Ikernels -Inative/include -Inative/src -Ibench/gpu -Ibench/common -DVARIANT="\"$dir/square$k.cu\"" \
     -DLAUNCH="launch_square$k" -DFASTMEDIAN_VERSION='"variant"' -Xptxas -v bench/gpu/tile_variant.cu \
-    bench/common/raw_image.cpp bench/common/data_kinds.cpp native/src/core/names.cpp -o "$dir/bench" >"$dir/build.log" 2>&1 &
+    bench/common/raw_image.cpp bench/common/data_kinds.cpp native/src/core/names.cpp \
+    kernels/gpu_policy.cpp kernels/gpu_policies.cpp -o "$dir/bench" >"$dir/build.log" 2>&1 &
   i=$((i + 1))
 done
 wait

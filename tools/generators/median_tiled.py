@@ -1,13 +1,16 @@
 """Generates kernels/generated/median_tiled/: median networks that compute a whole tile of
 outputs at once (square windows 3 to 21), sharing the work that neighbouring outputs have in
-common, by hierarchical tiling (the idea of Sugy, SIGGRAPH 2025, after Adams 2021). One CUDA
-source per window size (squareK.cu: the network and the kernel's launch for it, so sizes compile
-in parallel), squares.cuh (what they export and the dispatch by size) and sources.cmake.
+common, by hierarchical tiling (the idea of Sugy, SIGGRAPH 2025, after Adams 2021). For each window
+size: squareK.cuh (its networks), squareK.cu (their launch) and squareK_TYPE.cu (the kernel of
+one pixel type at each warp count, a file each so that they, and a release build's
+architectures, compile in parallel); squares.cuh (what they export, the dispatch by size, and the
+shared memory each architecture's policy allows a block) and sources.cmake.
 cpu_tiled_networks.py writes the CPU's networks of the mid-sized squares with emit(host=True).
 
-    python3 tools/generate.py median_tiled --variant K PWxPH SWxSH BLOCKS DIR
-        # writes DIR/squareK.cu with other tiles (packed, 32-bit) and blocks per SM (packed,
-        # 32-bit: "1,2"), for bench/gpu/run_tile_variants.sh
+    python3 tools/generate.py median_tiled --variant K [PWxPH SWxSH BLOCKS] DIR
+        # writes DIR/squareK.cu and .cuh, all its kernels in the one file, with other tiles
+        # (packed, 32-bit) and blocks per SM (packed, 32-bit: "1,2"), for
+        # bench/gpu/run_tile_variants.sh
 
 A thread computes a TW x TH tile of k x k medians. Every output of a set of outputs sees the
 set's core, the rectangle of inputs their windows share. The network:
@@ -347,12 +350,17 @@ def emit_graph(g, outputs, struct, what, size, half_widths, tw, th, host, min_bl
     ]
 
 
-def shared_limits():
-    """The shared memory a block (bytes) of the GPU policies' entries, distinct, largest first."""
-    found = re.findall(r'\{"sm_\d+", \d+, \{(\d+) \* kKiB[,}]', POLICIES.read_text())
+def policy_limits():
+    """[(arch, shared memory a block in bytes)] of the GPU policies' entries, oldest first."""
+    found = re.findall(r'\{"sm_\d+", (\d+), \{(\d+) \* kKiB[,}]', POLICIES.read_text())
     if not found:
         sys.exit(f"{POLICIES}: no entry {{\"sm_NN\", NN, {{N * kKiB, ...}}, ...}} found")
-    return sorted({int(n) * 1024 for n in found}, reverse=True)
+    return sorted((int(arch), int(kib) * 1024) for arch, kib in found)
+
+
+def shared_limits():
+    """The shared memory a block (bytes) of the GPU policies' entries, distinct, largest first."""
+    return sorted({limit for _, limit in policy_limits()}, reverse=True)
 
 
 def phase_words(cols, tw):
@@ -410,7 +418,30 @@ def min_packed_block():
     return min(w for w, _ in blocks), min(h for _, h in blocks)
 
 
-def square_source(k):
+# The kernels of each square, one file each: (file name suffix, what, pixel type, lanes, packed).
+# Packed f32 is launch_whole_floats' 16-bit launch, from WHOLE_FLOATS_FROM up.
+KERNEL_FILES = (("u8", "u8", "std::uint8_t", "PackedLanes", True),
+                ("u16", "u16", "std::uint16_t", "PackedLanes", True),
+                ("f32_whole", "f32 of whole numbers (packed lanes)", "float", "PackedAluLanes", True),
+                ("f32", "f32 on 32-bit keys", "float", "SignedLanes", False))
+
+
+def kernel_files(k):
+    """[(file name suffix, what, [TiledKernel instantiations])] of the k x k square's kernels."""
+    (packed, *_, packed_warps), (scalar, *_, scalar_warps) = square_networks(k)
+    out = []
+    for suffix, what, pixel, lanes, is_packed in KERNEL_FILES:
+        if suffix == "f32_whole" and k < WHOLE_FLOATS_FROM:
+            continue
+        net, counts = (packed, packed_warps) if is_packed else (scalar, scalar_warps)
+        out.append((suffix, what, [f"template struct TiledKernel<Warps<square{k}::{net}, {w}>, {pixel}, {lanes}>;"
+                                   for w in counts]))
+    return out
+
+
+def square_header(k, kernels_apart=True):
+    """squareK.cuh: the networks, in namespace squareK, and the warps of their blocks; with
+    kernels_apart, the kernels' launches declared as compiled in squareK_*.cu."""
     (packed, packed_tile, sorted_packed, group_packed, packed_warps), \
         (scalar, scalar_tile, sorted_scalar, group_scalar, scalar_warps) = square_networks(k)
     networks = emit(k, *packed_tile, sorted_columns=sorted_packed, group=group_packed)
@@ -426,31 +457,85 @@ def square_source(k):
                f"using PackedWarps = WarpCounts<{', '.join(map(str, packed_warps))}>;",
                f"using ScalarWarps = WarpCounts<{', '.join(map(str, scalar_warps))}>;",
                *dict.fromkeys(asserts), ""]
+    apart = ["namespace fastmedian::kernels::tiled {", "",
+             *[line for suffix, _, instances in kernel_files(k)
+               for line in [f"// square{k}_{suffix}.cu", *[f"extern {i}" for i in instances]]],
+             "", "}  // namespace fastmedian::kernels::tiled", ""]
     return "\n".join(HEADER + [
-        f"// The {k}x{k} median's networks and launch (median_tiled_kernel.cuh).",
+        f"// The {k}x{k} median's networks (median_tiled_kernel.cuh), launched by square{k}.cu" +
+        (";" if kernels_apart else "."),
+        *([f"// each of square{k}_*.cu compiles the kernel of one pixel type at each of its warp counts, so",
+           "// that the kernels (and the architectures of a release build) compile in parallel."]
+          if kernels_apart else []),
+        "#pragma once",
+        "",
         "#include \"generated/median_tiled/squares.cuh\"",
         "#include \"median_tiled_kernel.cuh\"",
         "",
-        "namespace fastmedian::kernels::tiled {",
-        "",
-        "namespace {",
+        f"namespace fastmedian::kernels::tiled::square{k} {{",
         "",
         *networks,
         *ladders,
-        "}  // namespace",
+        f"}}  // namespace fastmedian::kernels::tiled::square{k}",
+        "",
+        *(apart if kernels_apart else []),
+    ])
+
+
+def square_source(k):
+    """squareK.cu: the launch of the k x k median (its networks: squareK.cuh, beside it)."""
+    (packed, *_), (scalar, *_) = square_networks(k)
+    nets = f"square{k}::{packed}, square{k}::{scalar}, square{k}::PackedWarps, square{k}::ScalarWarps"
+    return "\n".join(HEADER + [
+        f"// The {k}x{k} median's launch (median_tiled_kernel.cuh), over the networks of square{k}.cuh.",
+        f"#include \"square{k}.cuh\"",
+        "",
+        "namespace fastmedian::kernels::tiled {",
         "",
         f"bool fits_square{k}(PixelType type, int height) {{",
-        f"    return fits<{packed}, {scalar}, PackedWarps, ScalarWarps>(type, height);",
+        f"    return fits<{nets}>(type, height);",
         "}",
         "",
         f"cudaError_t launch_square{k}(PixelType type, const PlanesArgs& a, std::uint8_t* whole_marks,",
         f"                            cudaStream_t stream) {{",
-        f"    return launch<{packed}, {scalar}, PackedWarps, ScalarWarps>(type, a, whole_marks, stream);",
+        f"    return launch<{nets}>(type, a, whole_marks, stream);",
         "}",
         "",
         "}  // namespace fastmedian::kernels::tiled",
         "",
     ])
+
+
+def kernel_source(k, suffix, what, instances):
+    """squareK_SUFFIX.cu: one pixel type's kernel of the k x k median at each of its warp counts."""
+    return "\n".join(HEADER + [
+        f"// The {k}x{k} median's kernel for {what}, at each warp count of its blocks (square{k}.cuh).",
+        f"#include \"square{k}.cuh\"",
+        "",
+        "namespace fastmedian::kernels::tiled {",
+        "",
+        *instances,
+        "",
+        "}  // namespace fastmedian::kernels::tiled",
+        "",
+    ])
+
+
+def arch_shared_lines():
+    """kArchSharedPerBlock: the shared memory a block of the architecture the device code compiles
+    for (__CUDA_ARCH__) may have under its policy, the newest entry at or below it (policy_for)."""
+    entries = policy_limits()
+    chain = [f"__CUDA_ARCH__ >= {10 * arch} ? {limit // 1024} * 1024" for arch, limit in reversed(entries[1:])]
+    return ["#ifdef __CUDA_ARCH__",
+            "// The shared memory a block may have under the policy of the architecture this device code",
+            "// compiles for (kernels/gpu_policies.cpp; the newest entry at or below it, as policy_for). A",
+            "// kernel whose block needs more is compiled without code here (median_tiled_kernel.cuh): no",
+            "// GPU that runs this code launches it (TiledKernel::compiled_limit).",
+            "constexpr std::size_t kArchSharedPerBlock =",
+            *[f"    {c} :" for c in chain],
+            f"    {entries[0][1] // 1024} * 1024;",
+            "#endif",
+            ""]
 
 
 def squares_header():
@@ -468,6 +553,7 @@ def squares_header():
         "",
         "namespace fastmedian::kernels::tiled {",
         "",
+        *arch_shared_lines(),
         f"// f32 squares from {WHOLE_FLOATS_FROM} up run the packed networks first on the blocks whose values all",
         "// are whole numbers 0..65535, marking each block of that launch in `whole_marks`; below, the",
         "// 32-bit keys alone (f32 3x3 runs near the identity kernel's speed, which 16-bit keys do not raise).",
@@ -500,33 +586,43 @@ def squares_header():
 
 def generate():
     """{file name: text} of everything in OUT."""
-    files = {f"square{k}.cu": square_source(k) for k in PACKED_TILES}
+    files, sources = {}, []
+    for k in PACKED_TILES:
+        files[f"square{k}.cuh"] = square_header(k)
+        files[f"square{k}.cu"] = square_source(k)
+        sources.append(f"square{k}.cu")
+        for suffix, what, instances in kernel_files(k):
+            files[f"square{k}_{suffix}.cu"] = kernel_source(k, suffix, what, instances)
+            sources.append(f"square{k}_{suffix}.cu")
     files["squares.cuh"] = squares_header()
-    files["sources.cmake"] = sources_cmake(NAME, "FASTMEDIAN_TILED_SOURCES",
-                                           [f"square{k}.cu" for k in PACKED_TILES])
+    files["sources.cmake"] = sources_cmake(NAME, "FASTMEDIAN_TILED_SOURCES", sources)
     return files
 
 
 def write_variant(args):
-    """--variant K PWxPH SWxSH P,S DIR: writes DIR/squareK.cu with those tiles and blocks per SM
-    in place of the tables'."""
+    """--variant K [PWxPH SWxSH P,S] DIR: writes DIR/squareK.cu and DIR/squareK.cuh, the k x k
+    median with its kernels in the one file, with those tiles and blocks per SM in place of the
+    tables' (without them, the tables')."""
     def pair(name, text, sep):
         parts = text.split(sep)
         if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
             sys.exit(f"--variant: {name} must be two positive integers joined by '{sep}', not '{text}'")
         return tuple(map(int, parts))
 
-    if len(args) != 5:
-        sys.exit("usage: --variant K PWxPH SWxSH P,S DIR")
-    k, packed, scalar, blocks, out = args
+    if len(args) not in (2, 5):
+        sys.exit("usage: --variant K [PWxPH SWxSH P,S] DIR")
+    k, *tiles, out = args
     if not k.isdigit() or int(k) not in PACKED_TILES:
         sys.exit(f"--variant: K must be one of {sorted(PACKED_TILES)}, not '{k}'")
     k = int(k)
-    PACKED_TILES[k] = pair("the packed tile", packed, "x")
-    SCALAR_TILES[k] = pair("the 32-bit tile", scalar, "x")
-    MIN_BLOCKS[k] = pair("the blocks per SM", blocks, ",")
+    if tiles:
+        packed, scalar, blocks = tiles
+        PACKED_TILES[k] = pair("the packed tile", packed, "x")
+        SCALAR_TILES[k] = pair("the 32-bit tile", scalar, "x")
+        MIN_BLOCKS[k] = pair("the blocks per SM", blocks, ",")
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    (out / f"square{k}.cuh").write_text(square_header(k, kernels_apart=False))
     (out / f"square{k}.cu").write_text(square_source(k))
 
 

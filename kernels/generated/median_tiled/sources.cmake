@@ -2,10 +2,37 @@
 #   python3 tools/generate.py median_tiled
 set(FASTMEDIAN_TILED_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/square3.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square3_u8.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square3_u16.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square3_f32.cu
   ${CMAKE_CURRENT_LIST_DIR}/square5.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square5_u8.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square5_u16.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square5_f32_whole.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square5_f32.cu
   ${CMAKE_CURRENT_LIST_DIR}/square7.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square7_u8.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square7_u16.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square7_f32_whole.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square7_f32.cu
   ${CMAKE_CURRENT_LIST_DIR}/square9.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square9_u8.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square9_u16.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square9_f32_whole.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square9_f32.cu
   ${CMAKE_CURRENT_LIST_DIR}/square11.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square11_u8.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square11_u16.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square11_f32_whole.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square11_f32.cu
   ${CMAKE_CURRENT_LIST_DIR}/square15.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square15_u8.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square15_u16.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square15_f32_whole.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square15_f32.cu
   ${CMAKE_CURRENT_LIST_DIR}/square21.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square21_u8.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square21_u16.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square21_f32_whole.cu
+  ${CMAKE_CURRENT_LIST_DIR}/square21_f32.cu
 )

@@ -13,6 +13,21 @@
 
 namespace fastmedian::kernels::tiled {
 
+#ifdef __CUDA_ARCH__
+// The shared memory a block may have under the policy of the architecture this device code
+// compiles for (kernels/gpu_policies.cpp; the newest entry at or below it, as policy_for). A
+// kernel whose block needs more is compiled without code here (median_tiled_kernel.cuh): no
+// GPU that runs this code launches it (TiledKernel::compiled_limit).
+constexpr std::size_t kArchSharedPerBlock =
+    __CUDA_ARCH__ >= 1200 ? 99 * 1024 :
+    __CUDA_ARCH__ >= 1000 ? 227 * 1024 :
+    __CUDA_ARCH__ >= 900 ? 227 * 1024 :
+    __CUDA_ARCH__ >= 890 ? 99 * 1024 :
+    __CUDA_ARCH__ >= 860 ? 99 * 1024 :
+    __CUDA_ARCH__ >= 800 ? 163 * 1024 :
+    64 * 1024;
+#endif
+
 // f32 squares from 5 up run the packed networks first on the blocks whose values all
 // are whole numbers 0..65535, marking each block of that launch in `whole_marks`; below, the
 // 32-bit keys alone (f32 3x3 runs near the identity kernel's speed, which 16-bit keys do not raise).
