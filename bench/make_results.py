@@ -87,7 +87,7 @@ RUNS = {
     },
     "policies": {
         "title": "2D median under each GPU policy, forced on the GPU machine (GPU, device-resident)",
-        "files": [f"policies-h200-2026-11-29-warps-{p}.json" for p in ("own", "sm_80", "sm_86", "sm_75")],
+        "files": [f"policies-h200-2026-11-29-split-{p}.json" for p in ("own", "sm_80", "sm_86", "sm_75")],
         "date": "2026-11-29", "device": "H200", "data": "the shared images and f32 with fractions",
         "command": "`BENCH_BUILD=build bench/gpu/run_policies.sh --k 5,9,11,15,21 --data images,flat` (15 runs)",
         "notebook": "gpu-policies-h200-2026-11-29.md",
