@@ -4,8 +4,8 @@
 # in build-java-bench/ (34 + 19 MB):
 #   here:   mvn -B -q -DskipTests package && bench/gpu/run_java_pipeline.sh prepare
 #   device: bench/gpu/run_java_pipeline.sh          (carry: build-java-bench)
-# Runs bench/java/JavaPipelineBench.java with the bridge's default (the arrays themselves) and
-# with FASTMEDIAN_JNI_ARRAYS=copy; compare with bench/gpu/bench_pipeline.cpp's transfer limit.
+# Runs bench/java/JavaPipelineBench.java (the bridge hands the arrays themselves to the
+# pipeline); compare with bench/gpu/bench_pipeline.cpp's transfer limit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir=build-java-bench
@@ -24,4 +24,3 @@ fi
 
 java=("$dir/jre/bin/java" -Xmx8g "-Dfastmedian.library=$PWD/$dir/libfastmedian_jni.so" -cp "$dir/classes")
 "${java[@]}" JavaPipelineBench "$@"
-FASTMEDIAN_JNI_ARRAYS=copy "${java[@]}" JavaPipelineBench "$@"

@@ -1,7 +1,6 @@
 // End to end from Java arrays (issue 8): a short[] stack filtered by FastMedian on the GPU and
 // written to another short[], wall-clock, the median of `runs` calls after a warm-up call.
-// The JNI bridge hands the arrays to the plane pipeline as they are (JNI critical sections);
-// run it again with FASTMEDIAN_JNI_ARRAYS=copy for the bridge that copies them.
+// The JNI bridge hands the arrays to the plane pipeline as they are (JNI critical sections).
 //
 //   java -Xmx8g -cp CLASSES JavaPipelineBench [WIDTHxHEIGHTxPLANES] [RUNS]
 //
@@ -26,9 +25,8 @@ public final class JavaPipelineBench {
             v = (v + rng.nextInt(201) - 100) & 0xFFFF;
             src[i] = (short) v;
         }
-        String arrays = System.getenv().getOrDefault("FASTMEDIAN_JNI_ARRAYS", "critical (GPU default)");
-        System.out.printf("java %s; u16 stack %dx%dx%d; arrays: %s; %d runs%n",
-                System.getProperty("java.version"), w, h, d, arrays, runs);
+        System.out.printf("java %s; u16 stack %dx%dx%d; %d runs%n",
+                System.getProperty("java.version"), w, h, d, runs);
         for (int k : new int[] {3, 7}) {
             MedianOptions o = MedianOptions.square(k).backend(Backend.CUDA);
             FastMedian.median(src, dst, w, h, d, o);  // warm-up
@@ -40,7 +38,7 @@ public final class JavaPipelineBench {
             }
             Arrays.sort(ms);
             double median = ms[runs / 2];
-            System.out.printf("java median %dx%d  %-24s %7.2f Gpix/s (%.1f ms)%n", k, k, arrays,
+            System.out.printf("java median %dx%d  %7.2f Gpix/s (%.1f ms)%n", k, k,
                     (double) w * h * d / median / 1e6, median);
         }
     }

@@ -2,22 +2,25 @@
 //
 // Every entry point runs its body inside `guarded`, which turns any C++ exception into an
 // org.fastmedian.FastMedianException (code name + message), so none crosses into the JVM.
-// Pixels (class Pixels): a call that runs on a GPU filters the Java arrays themselves, held as
-// JNI critical sections for the call, so that no full copy of the stack is made on its way to
-// the GPU's staging buffers and back (the garbage collector waits for the call); a call on the
-// CPU copies them into native buffers and back (Get/Set<Type>ArrayRegion), since its filter
-// takes longer than a copy and a long run should not hold up the collector. Either way the
-// input array is never written; the copied output is written only after a successful run.
+// Pixels: every call filters the Java arrays themselves, held as JNI critical sections, so
+// that no copy of the stack is made (on the CPU the copies cost more than the filter). A call
+// on a GPU holds them for the whole call, whose staging buffers the arrays feed directly; a
+// call on the CPU, which may run for long, in pieces of a few million pixels (planes, or bands
+// of rows), each held for its piece alone, so that the garbage collector waits for one piece
+// at most. The input array is never written; after a failure the output may hold part of
+// the results.
 // A Java TemporalMedianStream holds a JavaStream* as a jlong handle, from temporalStreamCreate
 // to temporalStreamClose; the Java class serialises the calls and never passes a freed handle.
 #include <jni.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -101,8 +104,8 @@ std::string utf8(JNIEnv* env, jstring s, const char* parameter) {
     return out;
 }
 
-// Checks the arrays against the image size; returns width * height * planes.
-jsize checked_length(JNIEnv* env, jarray src, jarray dst, jint width, jint height, jint planes) {
+// Checks the arrays against the image size.
+void check_lengths(JNIEnv* env, jarray src, jarray dst, jint width, jint height, jint planes) {
     if (src == nullptr) fail("src is null");
     if (dst == nullptr) fail("dst is null");
     if (env->IsSameObject(src, dst))
@@ -129,7 +132,6 @@ jsize checked_length(JNIEnv* env, jarray src, jarray dst, jint width, jint heigh
                  std::to_string(width) + " x " + std::to_string(height) + " x " +
                  std::to_string(planes) + ")");
     }
-    return static_cast<jsize>(n);
 }
 
 // The CUDA devices of a call: the first is `device`; more than one spread the planes (devices).
@@ -186,66 +188,80 @@ void write(JNIEnv* env, jfloatArray a, jsize n, const float* p) {
     env->SetFloatArrayRegion(a, 0, n, p);
 }
 
-template <class T> struct ArrayOf;
-template <> struct ArrayOf<std::uint8_t> { using type = jbyteArray; };
-template <> struct ArrayOf<std::uint16_t> { using type = jshortArray; };
-template <> struct ArrayOf<float> { using type = jfloatArray; };
-
 // Whether a call runs on a GPU, as the library's dispatch decides (backend automatic: the
-// device if it exists), unless FASTMEDIAN_JNI_ARRAYS says "critical" or "copy" (tests).
-bool direct_access(fm::Backend backend, int device) {
-    if (const char* mode = std::getenv("FASTMEDIAN_JNI_ARRAYS")) {
-        if (std::strcmp(mode, "critical") == 0) return true;
-        if (std::strcmp(mode, "copy") == 0) return false;
-    }
+// device if it exists), or FASTMEDIAN_JNI_ARRAYS=critical asks for its way on the CPU (tests).
+bool whole_call(fm::Backend backend, int device) {
+    if (const char* mode = std::getenv("FASTMEDIAN_JNI_ARRAYS"); mode != nullptr && std::strcmp(mode, "critical") == 0)
+        return true;
     return backend != fm::Backend::cpu && device < static_cast<int>(fm::cuda_devices().size());
 }
 
-// The pixels of one call: src as In, dst as Out. `direct`: the arrays themselves, between
-// Get- and ReleasePrimitiveArrayCritical (no JNI call may come in between, so the options are
-// read before and the RunInfo made after); else native copies. finish() hands the results to
-// dst after a successful run; after a failure the copy is dropped, while a direct dst may hold
-// part of the results (documented in FastMedian).
-template <class In, class Out>
-class Pixels {
-public:
-    Pixels(JNIEnv* env, jarray src, jarray dst, jsize n, bool direct)
-        : env_(env), src_(src), dst_(dst), n_(n), direct_(direct) {
-        if (direct_) {
-            in_ = static_cast<const In*>(env->GetPrimitiveArrayCritical(src, nullptr));
-            if (in_ != nullptr) out_ = static_cast<Out*>(env->GetPrimitiveArrayCritical(dst, nullptr));
-            if (out_ == nullptr) {
-                release(JNI_ABORT);
-                check_java(env);
-                throw std::bad_alloc();
-            }
-            return;
-        }
-        in_copy_.resize(static_cast<std::size_t>(n));
-        out_copy_.resize(static_cast<std::size_t>(n));
-        read(env, static_cast<typename ArrayOf<In>::type>(src), n, in_copy_.data());
-        check_java(env);
-        in_ = in_copy_.data();
-        out_ = out_copy_.data();
+// How a call splits into pieces that filter alone: planes (filters of each plane), planes of
+// the output that read all of the volume (the 3D median, through its origin), or bands of rows
+// of every plane (the temporal median, whose windows run through the planes).
+enum class Pieces { planes, volume_planes, row_bands };
+
+// A piece: the output's planes z0..z1-1 and rows y0..y1-1.
+struct Piece {
+    std::int64_t z0, z1, y0, y1;
+};
+
+// Pixels a piece holds at most (FASTMEDIAN_JNI_PIECE_PIXELS sets it for tests): at least a plane
+// (a band: a row of every plane) each.
+std::int64_t piece_pixels() {
+    if (const char* text = std::getenv("FASTMEDIAN_JNI_PIECE_PIXELS")) {
+        const long long n = std::atoll(text);
+        if (n > 0) return n;
     }
-    ~Pixels() { release(JNI_ABORT); }
-    Pixels(const Pixels&) = delete;
-    Pixels& operator=(const Pixels&) = delete;
+    return std::int64_t{1} << 22;
+}
+
+std::vector<Piece> pieces_of(Pieces kind, std::int64_t width, std::int64_t height, std::int64_t planes) {
+    const std::int64_t most = piece_pixels();
+    std::vector<Piece> out;
+    if (kind == Pieces::row_bands) {
+        const std::int64_t rows = std::max<std::int64_t>(1, most / (width * planes));
+        for (std::int64_t y = 0; y < height; y += rows) out.push_back({0, planes, y, std::min(height, y + rows)});
+    } else {
+        const std::int64_t step = std::max<std::int64_t>(1, most / (width * height));
+        for (std::int64_t z = 0; z < planes; z += step) out.push_back({z, std::min(planes, z + step), 0, height});
+    }
+    return out;
+}
+
+// The planes and rows of a piece of a view.
+template <class View>
+View piece_view(View v, const Piece& p) {
+    v.data += p.z0 * v.plane_stride + p.y0 * v.row_stride;
+    v.planes = p.z1 - p.z0;
+    v.height = p.y1 - p.y0;
+    return v;
+}
+
+// src as In and dst as Out, held as JNI critical sections while this lives: no JNI call may
+// come in between, so the options are read before and the RunInfo made after. The output's
+// pixels are written in place; src is released without writing back.
+template <class In, class Out>
+class Critical {
+public:
+    Critical(JNIEnv* env, jarray src, jarray dst) : env_(env), src_(src), dst_(dst) {
+        in_ = static_cast<const In*>(env->GetPrimitiveArrayCritical(src, nullptr));
+        if (in_ != nullptr) out_ = static_cast<Out*>(env->GetPrimitiveArrayCritical(dst, nullptr));
+        if (out_ == nullptr) {
+            release();
+            check_java(env);
+            throw std::bad_alloc();
+        }
+    }
+    ~Critical() { release(); }
+    Critical(const Critical&) = delete;
+    Critical& operator=(const Critical&) = delete;
     const In* in() const { return in_; }
     Out* out() const { return out_; }
-    void finish() {
-        if (direct_) {
-            release(0);
-            return;
-        }
-        write(env_, static_cast<typename ArrayOf<Out>::type>(dst_), n_, out_);
-        check_java(env_);
-    }
 
 private:
-    void release(jint dst_mode) {
-        if (!direct_) return;
-        if (out_ != nullptr) env_->ReleasePrimitiveArrayCritical(dst_, out_, dst_mode);
+    void release() {
+        if (out_ != nullptr) env_->ReleasePrimitiveArrayCritical(dst_, out_, 0);
         if (in_ != nullptr) env_->ReleasePrimitiveArrayCritical(src_, const_cast<In*>(in_), JNI_ABORT);
         in_ = nullptr;
         out_ = nullptr;
@@ -253,24 +269,28 @@ private:
 
     JNIEnv* env_;
     jarray src_, dst_;
-    jsize n_;
-    bool direct_;
     const In* in_ = nullptr;
     Out* out_ = nullptr;
-    std::vector<In> in_copy_;
-    std::vector<Out> out_copy_;
 };
 
-// Filters src into dst through Pixels: run(in, out) -> RunInfo.
+// Filters src into dst: run(in, out, origin) -> RunInfo, where origin is the output box's
+// (std::nullopt: all of the output) for Pieces::volume_planes, and in and out otherwise cover
+// the same pixels. All at once on a GPU, else piece by piece.
 template <class In, class Out, class Run>
-jobject filtered(JNIEnv* env, jarray src, jarray dst, jsize n, fm::Backend backend, int device,
-                 jint width, jint height, jint planes, Run run) {
+jobject filtered(JNIEnv* env, jarray src, jarray dst, fm::Backend backend, int device, jint width,
+                 jint height, jint planes, Pieces kind, Run run) {
     fm::RunInfo info;
-    {
-        Pixels<In, Out> pixels(env, src, dst, n, direct_access(backend, device));
-        info = run(fm::view(pixels.in(), width, height, planes),
-                   fm::view(pixels.out(), width, height, planes));
-        pixels.finish();
+    const std::vector<Piece> pieces = whole_call(backend, device)
+                                          ? std::vector<Piece>{{0, planes, 0, height}}
+                                          : pieces_of(kind, width, height, planes);
+    for (const Piece& p : pieces) {
+        Critical<In, Out> arrays(env, src, dst);
+        const fm::ConstImageView in = fm::view(arrays.in(), width, height, planes);
+        const fm::ImageView out = piece_view(fm::view(arrays.out(), width, height, planes), p);
+        if (kind == Pieces::volume_planes)
+            info = run(in, out, p.z0 == 0 && p.z1 == planes ? std::nullopt : std::optional<fm::Origin>({0, 0, p.z0}));
+        else
+            info = run(piece_view(in, p), out, std::nullopt);
     }
     return run_info(env, info);
 }
@@ -280,11 +300,11 @@ jobject median(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jin
                jboolean circle, jint size, jdouble radius, jstring border, jdouble cval,
                jstring backend, jintArray devices) {
     return guarded<jobject>(env, nullptr, [&]() -> jobject {
-        const jsize n = checked_length(env, src, dst, width, height, planes);
+        check_lengths(env, src, dst, width, height, planes);
         const fm::MedianOptions options =
             median_options(env, circle, size, radius, border, cval, backend, devices);
-        return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
-                              [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+        return filtered<T, T>(env, src, dst, options.backend, options.device, width, height, planes,
+                              Pieces::planes, [&](const fm::ConstImageView& in, const fm::ImageView& out, auto) {
                                   return fm::median2d(in, out, options);
                               });
     });
@@ -311,12 +331,15 @@ jobject median3d(JNIEnv* env, JArray src, JArray dst, jint width, jint height, j
                  jdouble radius_y, jdouble radius_z, jstring border, jdouble cval,
                  jstring backend, jint device) {
     return guarded<jobject>(env, nullptr, [&]() -> jobject {
-        const jsize n = checked_length(env, src, dst, width, height, planes);
-        const fm::Median3DOptions options =
+        check_lengths(env, src, dst, width, height, planes);
+        fm::Median3DOptions options =
             median3d_options(env, ellipsoid, size_x, size_y, size_z, radius_x, radius_y,
                              radius_z, border, cval, backend, device);
-        return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
-                              [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+        return filtered<T, T>(env, src, dst, options.backend, options.device, width, height, planes,
+                              Pieces::volume_planes,
+                              [&](const fm::ConstImageView& in, const fm::ImageView& out,
+                                  const std::optional<fm::Origin>& origin) {
+                                  options.origin = origin;
                                   return fm::median3d(in, out, options);
                               });
     });
@@ -337,11 +360,11 @@ template <class T, class JArray>
 jobject temporal(JNIEnv* env, JArray src, JArray dst, jint width, jint height, jint planes,
                  jint window, jstring mode, jdouble offset, jstring backend, jint device) {
     return guarded<jobject>(env, nullptr, [&]() -> jobject {
-        const jsize n = checked_length(env, src, dst, width, height, planes);
+        check_lengths(env, src, dst, width, height, planes);
         const fm::TemporalOptions options =
             temporal_options(env, window, mode, offset, backend, device);
-        return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
-                              [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+        return filtered<T, T>(env, src, dst, options.backend, options.device, width, height, planes,
+                              Pieces::row_bands, [&](const fm::ConstImageView& in, const fm::ImageView& out, auto) {
                                   return fm::temporal_median(in, out, options);
                               });
     });
@@ -368,11 +391,11 @@ jobject background(JNIEnv* env, JArray src, JArray dst, jint width, jint height,
                    jboolean circle, jint size, jdouble radius, jstring method, jstring output,
                    jdouble offset, jstring border, jdouble cval, jstring backend, jintArray devices) {
     return guarded<jobject>(env, nullptr, [&]() -> jobject {
-        const jsize n = checked_length(env, src, dst, width, height, planes);
+        check_lengths(env, src, dst, width, height, planes);
         const fm::BackgroundOptions options = background_options(
             env, circle, size, radius, method, output, offset, border, cval, backend, devices);
-        return filtered<T, T>(env, src, dst, n, options.backend, options.device, width, height, planes,
-                              [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+        return filtered<T, T>(env, src, dst, options.backend, options.device, width, height, planes,
+                              Pieces::planes, [&](const fm::ConstImageView& in, const fm::ImageView& out, auto) {
                                   return fm::background(in, out, options);
                               });
     });
@@ -508,18 +531,20 @@ jobject convolve(JNIEnv* env, JArray src, jobject dst, jint width, jint height, 
                               env->IsInstanceOf(dst, float_class) == JNI_TRUE;
         if (dst != nullptr && !to_float && env->IsInstanceOf(dst, same_class) != JNI_TRUE)
             fail(std::string("dst must be a ") + (std::is_same_v<T, float> ? "float[]" : std::is_same_v<T, std::uint8_t> ? "byte[] or float[]" : "short[] or float[]"));
-        const jsize n = checked_length(env, src, static_cast<jarray>(dst), width, height, planes);
+        check_lengths(env, src, static_cast<jarray>(dst), width, height, planes);
         fm::ConvolveOptions options = convolve_options(env, kind, mask, mask_width, mask_height, row,
                                                        column, sigma, normalize, border, cval,
                                                        backend, devices);
         options.output = to_float ? fm::ConvolveOutput::f32 : fm::ConvolveOutput::same;
-        const auto run = [&](const fm::ConstImageView& in, const fm::ImageView& out) {
+        const auto run = [&](const fm::ConstImageView& in, const fm::ImageView& out, auto) {
             return fm::convolve(in, out, options);
         };
         const auto out = static_cast<jarray>(dst);
         if (to_float)
-            return filtered<T, float>(env, src, out, n, options.backend, options.device, width, height, planes, run);
-        return filtered<T, T>(env, src, out, n, options.backend, options.device, width, height, planes, run);
+            return filtered<T, float>(env, src, out, options.backend, options.device, width, height, planes,
+                                      Pieces::planes, run);
+        return filtered<T, T>(env, src, out, options.backend, options.device, width, height, planes, Pieces::planes,
+                              run);
     });
 }
 

@@ -9,11 +9,12 @@ package org.fastmedian;
  * <p>The median of the n window values is the element of rank (n-1)/2; floats are ordered
  * -Inf &lt; ... &lt; -0.0 &lt; +0.0 &lt; ... &lt; +Inf &lt; NaN, and a NaN result is the quiet
  * NaN 0x7FC00000. {@code src} is never modified. {@code dst} (a different array of the same
- * length) receives the result. A call that runs on a GPU filters the arrays themselves, without
- * copying them (JNI critical sections: the garbage collector waits for the call), so after a
- * failure there {@code dst} may hold part of the result; a call on the CPU works on copies and
- * writes {@code dst} only when it succeeds. Every failure is a {@link FastMedianException}
- * whose message names the offending parameter.
+ * length) receives the result. Every call filters the arrays themselves, without copying them
+ * (JNI critical sections, during which the garbage collector waits): a call on a GPU for the
+ * whole call, a call on the CPU piece by piece (a few million pixels each), so that the
+ * collector waits for one piece at most. After a failure {@code dst} may hold part of the
+ * result. Every failure is a {@link FastMedianException} whose message names the offending
+ * parameter.
  */
 public final class FastMedian {
     private FastMedian() {}
