@@ -100,7 +100,7 @@ abstract class InPlaceCommand implements ExtendedPlugInFilter, DialogListener {
 
     /**
      * Filters the slice {@code ip}, or every slice of the stack, into new arrays, then copies the
-     * selection back. Bad arguments (whose messages name them), a missing library and Esc stop it
+     * selection back (all of a stack's slices: the new arrays replace them). Bad arguments (whose messages name them), a missing library and Esc stop it
      * before anything is written.
      */
     @Override
@@ -137,9 +137,16 @@ abstract class InPlaceCommand implements ExtendedPlugInFilter, DialogListener {
         long nanos = System.nanoTime() - start;
         Rectangle r = ip.getRoi();
         byte[] mask = ip.getMaskArray();
-        for (int i = 0; i < n; i++)
-            copySelection(filtered[i], stack ? images.getPixels(i + 1) : ip.getPixels(), width,
-                    r, mask);
+        if (stack && !images.isVirtual() && mask == null && r.width == width && r.height == height) {
+            // All of every slice: the new arrays become the slices (a stack has no Undo), and
+            // the current slice's processor takes its own, as ImagePlus.setSlice would.
+            for (int i = 0; i < n; i++) images.setPixels(filtered[i], i + 1);
+            ip.setPixels(images.getPixels(imp.getCurrentSlice()));
+        } else {
+            for (int i = 0; i < n; i++)
+                copySelection(filtered[i], stack ? images.getPixels(i + 1) : ip.getPixels(), width,
+                        r, mask);
+        }
         if (ip.getPixels() instanceof float[]) ip.resetMinAndMax();
         if (!preview) log(n, ran, nanos);
     }
