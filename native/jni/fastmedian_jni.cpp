@@ -206,24 +206,33 @@ struct Piece {
     std::int64_t z0, z1, y0, y1;
 };
 
-// Pixels a piece holds at most (FASTMEDIAN_JNI_PIECE_PIXELS sets it for tests): at least a plane
-// (a band: a row of every plane) each.
-std::int64_t piece_pixels() {
+// Pixels a piece holds at most: at least a plane (a band: a row of every plane) each.
+// FASTMEDIAN_JNI_PIECE_PIXELS sets it for tests, and then the pieces of a volume too are no
+// larger (forced).
+std::int64_t piece_pixels(bool& forced) {
     if (const char* text = std::getenv("FASTMEDIAN_JNI_PIECE_PIXELS")) {
         const long long n = std::atoll(text);
-        if (n > 0) return n;
+        forced = n > 0;
+        if (forced) return n;
     }
     return std::int64_t{1} << 22;
 }
 
-std::vector<Piece> pieces_of(Pieces kind, std::int64_t width, std::int64_t height, std::int64_t planes) {
-    const std::int64_t most = piece_pixels();
+// `depth`: for Pieces::volume_planes, the window's depth in planes. A piece of the volume holds
+// at least 4 times that many (unless forced), so that the planes around it, which its windows
+// read again, cost at most about half as much again: the CPU's box kernels reuse their work
+// along z, and pieces of one 2048x2048 plane took box 3 twice as long.
+std::vector<Piece> pieces_of(Pieces kind, std::int64_t width, std::int64_t height, std::int64_t planes,
+                             std::int64_t depth) {
+    bool forced = false;
+    const std::int64_t most = piece_pixels(forced);
     std::vector<Piece> out;
     if (kind == Pieces::row_bands) {
         const std::int64_t rows = std::max<std::int64_t>(1, most / (width * planes));
         for (std::int64_t y = 0; y < height; y += rows) out.push_back({0, planes, y, std::min(height, y + rows)});
     } else {
-        const std::int64_t step = std::max<std::int64_t>(1, most / (width * height));
+        std::int64_t step = std::max<std::int64_t>(1, most / (width * height));
+        if (kind == Pieces::volume_planes && !forced) step = std::max(step, 4 * depth);
         for (std::int64_t z = 0; z < planes; z += step) out.push_back({z, std::min(planes, z + step), 0, height});
     }
     return out;
@@ -275,14 +284,14 @@ private:
 
 // Filters src into dst: run(in, out, origin) -> RunInfo, where origin is the output box's
 // (std::nullopt: all of the output) for Pieces::volume_planes, and in and out otherwise cover
-// the same pixels. All at once on a GPU, else piece by piece.
+// the same pixels. All at once on a GPU, else piece by piece (depth: pieces_of's).
 template <class In, class Out, class Run>
 jobject filtered(JNIEnv* env, jarray src, jarray dst, fm::Backend backend, int device, jint width,
-                 jint height, jint planes, Pieces kind, Run run) {
+                 jint height, jint planes, Pieces kind, Run run, std::int64_t depth = 1) {
     fm::RunInfo info;
     const std::vector<Piece> pieces = whole_call(backend, device)
                                           ? std::vector<Piece>{{0, planes, 0, height}}
-                                          : pieces_of(kind, width, height, planes);
+                                          : pieces_of(kind, width, height, planes, depth);
     for (const Piece& p : pieces) {
         Critical<In, Out> arrays(env, src, dst);
         const fm::ConstImageView in = fm::view(arrays.in(), width, height, planes);
@@ -341,7 +350,8 @@ jobject median3d(JNIEnv* env, JArray src, JArray dst, jint width, jint height, j
                                   const std::optional<fm::Origin>& origin) {
                                   options.origin = origin;
                                   return fm::median3d(in, out, options);
-                              });
+                              },
+                              ellipsoid ? 2 * static_cast<std::int64_t>(radius_z) + 1 : size_z);
     });
 }
 
