@@ -191,8 +191,8 @@ void write(JNIEnv* env, jfloatArray a, jsize n, const float* p) {
 // Whether a call runs on a GPU, as the library's dispatch decides (backend automatic: the
 // device if it exists), or FASTMEDIAN_JNI_ARRAYS=critical asks for its way on the CPU (tests).
 bool whole_call(fm::Backend backend, int device) {
-    if (const char* mode = std::getenv("FASTMEDIAN_JNI_ARRAYS"); mode != nullptr && std::strcmp(mode, "critical") == 0)
-        return true;
+    const char* mode = std::getenv("FASTMEDIAN_JNI_ARRAYS");
+    if (mode != nullptr && std::strcmp(mode, "critical") == 0) return true;
     return backend != fm::Backend::cpu && device < static_cast<int>(fm::cuda_devices().size());
 }
 

@@ -100,8 +100,8 @@ abstract class InPlaceCommand implements ExtendedPlugInFilter, DialogListener {
 
     /**
      * Filters the slice {@code ip}, or every slice of the stack, into new arrays, then copies the
-     * selection back (all of a stack's slices: the new arrays replace them). Bad arguments (whose messages name them), a missing library and Esc stop it
-     * before anything is written.
+     * selection back (all of a stack's slices: the new arrays replace them). Bad arguments (whose
+     * messages name them), a missing library and Esc stop it before anything is written.
      */
     @Override
     public void run(ImageProcessor ip) {
@@ -137,7 +137,9 @@ abstract class InPlaceCommand implements ExtendedPlugInFilter, DialogListener {
         long nanos = System.nanoTime() - start;
         Rectangle r = ip.getRoi();
         byte[] mask = ip.getMaskArray();
-        if (stack && !images.isVirtual() && mask == null && r.width == width && r.height == height) {
+        boolean wholeStack = stack && !images.isVirtual() && mask == null && r.width == width
+                && r.height == height;
+        if (wholeStack) {
             // All of every slice: the new arrays become the slices (a stack has no Undo), and
             // the current slice's processor takes its own, as ImagePlus.setSlice would.
             for (int i = 0; i < n; i++) images.setPixels(filtered[i], i + 1);
