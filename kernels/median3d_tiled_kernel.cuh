@@ -14,23 +14,28 @@
 
 namespace fastmedian::kernels::tiled3d {
 
-constexpr int kWarps = 8;  // warps of a block, stacked vertically
-
-template <class Net, class L>
+// kWarps: warps of a block, stacked vertically (the generator's choice: 8, or fewer where a
+// large window's staged inputs would not fit 48 KB of static shared memory).
+template <class Net, int kWarps, class L>
 dim3 grid_for(const VolumeArgs& a) {
     constexpr int kBlockW = 32 * Net::kTileW * L::kCols, kBlockH = kWarps * Net::kTileH;
     return dim3((a.width + kBlockW - 1) / kBlockW, (a.height + kBlockH - 1) / kBlockH,
                 (a.depth + Net::kTileD - 1) / Net::kTileD);
 }
 
-template <class Net, class T, class L>
+template <class Net, int kWarps, class T, class L>
 __global__ void __launch_bounds__(32 * kWarps)
 median3d_tiled(const __grid_constant__ VolumeArgs a) {
     constexpr int TW = Net::kTileW, TH = Net::kTileH, TD = Net::kTileD;
     constexpr int RX = Net::kRadiusX, RY = Net::kRadiusY, RZ = Net::kRadiusZ;
     constexpr int kHalfW = 32 * TW;  // output columns of a warp (of one packed half)
     constexpr int kInCols = kHalfW + 2 * RX, kInRows = kWarps * TH + 2 * RY, kInPlanes = TD + 2 * RZ;
-    constexpr int kQ = tiled::phase_words(kInCols, TW);
+    // Words of a phase row: padded so that a warp's staging writes hit 32 banks, unless that
+    // would not fit the 48 KB of static shared memory a block may have (the windows deepest in
+    // z; the generator's warp count assumes the same): their staging writes then conflict (2 to
+    // 4 ways, a small cost beside their networks), and the block keeps more warps.
+    constexpr int kQPadded = tiled::phase_words(kInCols, TW), kQCompact = (kInCols + TW - 1) / TW;
+    constexpr int kQ = 4 * kInPlanes * kInRows * TW * kQPadded <= 48 * 1024 ? kQPadded : kQCompact;
     constexpr int kColSteps = (kInCols + 31) / 32;
     // Staged column c of row r, plane p lives at tile[p][r][c % TW][c / TW]: lane l's reads of
     // column l * TW + c fall on consecutive words, so a warp's reads hit 32 banks.
@@ -93,30 +98,30 @@ median3d_tiled(const __grid_constant__ VolumeArgs a) {
     }
 }
 
-template <class Net, class T>
+template <class Net, int kWarps, class T>
 cudaError_t launch_typed(VolumeArgs a, cudaStream_t stream) {
     using L = typename tiled::TileKey<T>::Lanes;
-    dim3 grid = grid_for<Net, L>(a);
+    dim3 grid = grid_for<Net, kWarps, L>(a);
     if (grid.y > 65535) return cudaErrorInvalidConfiguration;
     constexpr unsigned kMaxGridZ = 65535;
     const unsigned groups = grid.z;
     for (unsigned g = 0; g < groups; g += kMaxGridZ) {
         a.first_plane = static_cast<int>(g);
         grid.z = groups - g < kMaxGridZ ? groups - g : kMaxGridZ;
-        median3d_tiled<Net, T, L><<<grid, 32 * kWarps, 0, stream>>>(a);
+        median3d_tiled<Net, kWarps, T, L><<<grid, 32 * kWarps, 0, stream>>>(a);
         const cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
 }
 
-// Packed serves u8 and u16 (u16x2 lanes), Scalar f32 (32-bit lanes).
-template <class Packed, class Scalar>
+// Packed serves u8 and u16 (u16x2 lanes), Scalar f32 (32-bit lanes), in blocks of their warps.
+template <class Packed, int kPackedWarps, class Scalar, int kScalarWarps>
 cudaError_t launch(PixelType type, const VolumeArgs& a, cudaStream_t stream) {
     switch (type) {
-        case PixelType::u8: return launch_typed<Packed, std::uint8_t>(a, stream);
-        case PixelType::u16: return launch_typed<Packed, std::uint16_t>(a, stream);
-        case PixelType::f32: return launch_typed<Scalar, float>(a, stream);
+        case PixelType::u8: return launch_typed<Packed, kPackedWarps, std::uint8_t>(a, stream);
+        case PixelType::u16: return launch_typed<Packed, kPackedWarps, std::uint16_t>(a, stream);
+        case PixelType::f32: return launch_typed<Scalar, kScalarWarps, float>(a, stream);
     }
     return cudaErrorInvalidValue;
 }

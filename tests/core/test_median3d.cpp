@@ -139,6 +139,24 @@ TEST(Median3DCpu, RandomEveryTypeBorderAndWindow) {
             }
 }
 
+TEST(Median3DCpu, WindowsOnePlaneDeepTakeThe2DPaths) {
+    // z radius 0: the 2D median's paths on every plane (squares on networks and histograms,
+    // other shapes on its generic ones), against the naive 3D median.
+    const fm::Window3D windows[] = {fm::Window3D::box(1),           fm::Window3D::box(5, 5, 1),
+                                    fm::Window3D::box(7, 3, 1),     fm::Window3D::box(21, 21, 1),
+                                    fm::Window3D::ellipsoid(2, 2, 0), fm::Window3D::ellipsoid(3, 1.5, 0)};
+    std::uint32_t seed = 50;
+    for (fm::PixelType t : kAllTypes)
+        for (fm::Border b : kAllBorders)
+            for (const fm::Window3D& w : windows) {
+                Stack src(t, 37, 29, 4);
+                fmtest::fill_random(src, seed, seed % 3 == 0 ? 3 : 0);
+                if (t == fm::PixelType::f32 && seed % 2 == 0) fmtest::add_specials(src, seed, 0.2);
+                ++seed;
+                expect_matches_naive(src, w, b, 7.0, false, label(t, b, w));
+            }
+}
+
 TEST(Median3DCpu, NetworkWindowsEveryTypeBorderAndVectorTail) {
     // The windows with a network run it on 32, 16 or 8 columns at a time (u8, u16, f32 keys
     // with AVX2; 1 portable): widths around those steps, a single column, volumes smaller than
@@ -147,7 +165,9 @@ TEST(Median3DCpu, NetworkWindowsEveryTypeBorderAndVectorTail) {
                                     fm::Window3D::ellipsoid(1),      fm::Window3D::ellipsoid(2),
                                     fm::Window3D::box(5, 5, 3),      fm::Window3D::box(7, 7, 3),
                                     fm::Window3D::ellipsoid(2, 2, 1), fm::Window3D::ellipsoid(3, 3, 1),
-                                    fm::Window3D::ellipsoid(3, 3, 2)};
+                                    fm::Window3D::ellipsoid(3, 3, 2), fm::Window3D::box(3, 3, 5),
+                                    fm::Window3D::box(3, 3, 7),       fm::Window3D::ellipsoid(1, 1, 2),
+                                    fm::Window3D::ellipsoid(1, 1, 3), fm::Window3D::ellipsoid(2, 2, 3)};
     const std::int64_t sizes[][3] = {{1, 1, 1},  {1, 5, 3},  {2, 2, 2},  {7, 3, 2},  {8, 2, 3},
                                      {9, 5, 1},  {15, 1, 2}, {16, 3, 3}, {17, 2, 5}, {31, 4, 2},
                                      {32, 1, 1}, {33, 3, 4}, {47, 2, 3}, {71, 37, 9}};

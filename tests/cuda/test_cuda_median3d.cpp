@@ -1,11 +1,13 @@
-// The CUDA 3D median gives the CPU reference's bits: the tiled networks (boxes 3 and 5,
-// ellipsoids of radius 1 and 2) and the generic selection, on random volumes, ties, float
-// specials, odd sizes, padded strides, every border; host volumes go in bands of rows, many of
-// them when the device memory allowed is small (device views: test_cuda_device_views.cpp).
+// The CUDA 3D median gives the CPU reference's bits: the tiled networks (boxes k x k x kz,
+// ellipsoids r, r, rz, for k, kz in 3, 5, 7, r in 1, 2, 3, rz in 0..3), the generic selection
+// and the 2D paths (other windows one plane deep), on random volumes, ties, float specials, odd
+// sizes, padded strides, every border; host volumes go in bands of rows, many of them when the
+// device memory allowed is small (device views: test_cuda_device_views.cpp).
 // Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <vector>
 
 #include "fastmedian/fastmedian.hpp"
 #include "support/memory_limit.hpp"
@@ -53,8 +55,16 @@ std::string label(fm::PixelType t, fm::Border b, const fm::Window3D& w) {
            fmtest::window3d_label(w);
 }
 
-const fm::Window3D kTiledWindows[] = {fm::Window3D::box(3), fm::Window3D::box(5),
-                                      fm::Window3D::ellipsoid(1), fm::Window3D::ellipsoid(2)};
+// Boxes k x k x kz for k, kz in 3, 5, 7 and ellipsoids r, r, rz for r in 1, 2, 3, rz in 0..3.
+std::vector<fm::Window3D> tiled_windows() {
+    std::vector<fm::Window3D> windows;
+    for (int k : {3, 5, 7})
+        for (int kz : {3, 5, 7}) windows.push_back(fm::Window3D::box(k, k, kz));
+    for (int r : {1, 2, 3})
+        for (int rz : {0, 1, 2, 3}) windows.push_back(fm::Window3D::ellipsoid(r, r, rz));
+    return windows;
+}
+const std::vector<fm::Window3D> kTiledWindows = tiled_windows();
 
 }  // namespace
 
@@ -63,7 +73,8 @@ TEST_F(CudaMedian3D, RandomEveryTypeBorderAndWindow) {
         fm::Window3D::box(3),         fm::Window3D::box(5),          fm::Window3D::ellipsoid(1),
         fm::Window3D::ellipsoid(2),   fm::Window3D::box(1),          fm::Window3D::box(3, 5, 1),
         fm::Window3D::box(7),         fm::Window3D::ellipsoid(1.5),  fm::Window3D::ellipsoid(2, 2, 1),
-        fm::Window3D::ellipsoid(3, 1.5, 0)};
+        fm::Window3D::ellipsoid(3, 1.5, 0), fm::Window3D::box(5, 5, 1), fm::Window3D::ellipsoid(2, 2, 0),
+        fm::Window3D::box(21, 21, 1)};
     std::uint32_t seed = 1;
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)

@@ -136,11 +136,13 @@ TEST_P(CudaPolicies, Median2D) {
         }
 }
 
-// 3D medians: the tiled boxes and ellipsoids, and the generic kernel on anisotropic windows.
+// 3D medians: the tiled boxes and ellipsoids (blocks of 8, 6 and 4 warps), and the generic
+// kernel on windows without a network.
 TEST_P(CudaPolicies, Median3D) {
     const fm::Window3D windows[] = {fm::Window3D::box(3),        fm::Window3D::box(5),
-                                    fm::Window3D::ellipsoid(1),  fm::Window3D::ellipsoid(2),
-                                    fm::Window3D::box(5, 5, 3),  fm::Window3D::ellipsoid(3, 3, 1)};
+                                    fm::Window3D::box(7),        fm::Window3D::ellipsoid(2),
+                                    fm::Window3D::box(5, 5, 3),  fm::Window3D::ellipsoid(3, 3, 2),
+                                    fm::Window3D::ellipsoid(1.5), fm::Window3D::box(3, 5, 3)};
     std::uint32_t seed = 100;
     for (fm::PixelType t : kAllTypes)
         for (const fm::Window3D& w : windows)

@@ -1,24 +1,28 @@
 """Generates 3D median networks that compute a tile of outputs per thread by hierarchical
-tiling, for the 3D windows served fast (boxes 3x3x3 and 5x5x5, ImageJ's ellipsoids of radius 1
-and 2; on the CPU also boxes 5x5x3 and 7x7x3 and ellipsoids 2,2,1, 3,3,1 and 3,3,2). native/src/networks/generated/median3d_networks.hpp holds the networks as host-device
-code, shared by the CUDA kernels and the CPU backend (which runs them with a vector lane per
-output column); kernels/generated/median3d_tiled/ one CUDA source per window (the kernel's
-launch for its networks), windows.cuh (what they export and the dispatch) and sources.cmake.
+tiling, for the 3D windows served fast (WINDOWS): the boxes k x k x kz for k, kz in 3, 5, 7 and
+ImageJ's ellipsoids r, r, rz for r, rz in 1, 2, 3, and on the GPU r, r, 0 (the CPU: all but
+boxes 7x7x7, 5x5x7 and 7x7x5 and ellipsoid 3; it serves windows one plane deep with its 2D
+paths). kernels/generated/median3d_tiled/ holds one CUDA source per window (its
+GPU networks and their launch), windows.cuh (what they export and the dispatch) and
+sources.cmake; native/src/networks/generated/median3d_networks.hpp the CPU's networks (run with
+a vector lane per output column) and its dispatch.
 
     python3 tools/generate.py median3d_tiled --tile box5=2x2x1       # another tile, to measure
     python3 tools/generate.py median3d_tiled --cpu-tile box5=1x2x1   # another CPU tile
 
-The method is that of median_tiled.py (with the same Graph and Batcher merges), over sets of voxels instead of rectangles, so any window shape works: a set of
-outputs shares its core, the voxels all their windows contain; the network sorts the tile's
-core, then splits the outputs in two along the tile's longest side, merges each half's extra
-voxels (sorted by splitting the set along its longest side) into the parent's list, keeps only
-the ranks that can still be each output's median, and recurses to single outputs. Every
-network is checked against sorting on random, tie-heavy inputs before it is written.
+The method is that of median_tiled.py (with the same Graph and Batcher merges), over sets of
+voxels instead of rectangles, so any window shape works: a set of outputs shares its core, the
+voxels all their windows contain; the network sorts the tile's core, then splits the outputs in
+two along the tile's longest side, merges each half's extra voxels (sorted by splitting the set
+along its longest side) into the parent's list, keeps only the ranks that can still be each
+output's median, and recurses to single outputs. Every network is checked against sorting on
+random, tie-heavy inputs before it is written.
 """
 import random
 import sys
 
 from .networks import Graph, keep_median_ranks
+from .median_tiled import phase_words
 from .output import ROOT, header, sources_cmake, write_file, write_folder
 from .windows import box, imagej_ellipsoid
 
@@ -29,33 +33,97 @@ NETWORKS_OUT = ROOT / "native" / "src" / "networks" / "generated" / "median3d_ne
 HEADER = header(NAME)
 
 
-# Window name -> (offsets, tile (x, y, z) for packed u16x2 lanes, tile for 32-bit lanes),
-# chosen by measurement (docs/notebook/median3d-h100-2026-11-23.md): box3 4x2x2 beat 2x2x2 and
-# 2x2x4; box5 2x2x2 (255 registers) beat 2x2x1, 2x1x2 and 1x2x2 (fewer registers, 16% more
-# min/max); ellipsoid2 2x1x2 beat 2x2x2.
+# Window name -> offsets: every 3D window served by a network. Stacks whose z step is coarser
+# than their pixel take a z side shorter than x and y, and others longer; the generic paths
+# sort (CPU) or bisect (GPU) every window, 8x to 45x slower than a network.
 WINDOWS = {
-    "box3": (box(3), (4, 2, 2), (4, 2, 2)),
-    "box5": (box(5), (2, 2, 2), (2, 2, 2)),
-    "ellipsoid1": (imagej_ellipsoid(1), (2, 2, 2), (2, 2, 2)),
-    "ellipsoid2": (imagej_ellipsoid(2), (2, 1, 2), (2, 1, 2)),
+    "box3": box(3),
+    "box5": box(5),
+    "ellipsoid1": imagej_ellipsoid(1),
+    "ellipsoid2": imagej_ellipsoid(2),
+    "box5x5x3": box(5, 5, 3),
+    "box7x7x3": box(7, 7, 3),
+    "ellipsoid2x2x1": imagej_ellipsoid(2, 2, 1),
+    "ellipsoid3x3x1": imagej_ellipsoid(3, 3, 1),
+    "ellipsoid3x3x2": imagej_ellipsoid(3, 3, 2),
+    "box7": box(7),
+    "ellipsoid3": imagej_ellipsoid(3),
+    "box3x3x5": box(3, 3, 5),
+    "box3x3x7": box(3, 3, 7),
+    "box5x5x7": box(5, 5, 7),
+    "box7x7x5": box(7, 7, 5),
+    "ellipsoid1x1x2": imagej_ellipsoid(1, 1, 2),
+    "ellipsoid1x1x3": imagej_ellipsoid(1, 1, 3),
+    "ellipsoid2x2x3": imagej_ellipsoid(2, 2, 3),
+    "ellipsoid1x1x0": imagej_ellipsoid(1, 1, 0),
+    "ellipsoid2x2x0": imagej_ellipsoid(2, 2, 0),
+    "ellipsoid3x3x0": imagej_ellipsoid(3, 3, 0),
 }
+# Window name -> the GPU's tile (x, y, z) for packed u16x2 lanes and for 32-bit lanes, chosen
+# by measurement (docs/notebook/median3d-h100-2026-11-23.md): box3 4x2x2 beat 2x2x2 and 2x2x4;
+# box5 2x2x2 (255 registers) beat 2x2x1, 2x1x2 and 1x2x2 (fewer registers, 16% more min/max);
+# ellipsoid2 2x1x2 beat 2x2x2. The others take a tile of few min/max an output among those
+# that keep under 255 registers or spill little (ptxas -v, sm_90): those shorter in z 4x2x1
+# (box 7x7x5: 2x2x1, as box7: 4x2x1 would need 2 warps for 48 KB of staged inputs, 2x2x2
+# spills), those longer 2x2x2 or 2x1x2 (ellipsoids: within 6% of 2x2x2's count, 8 warps).
+# Ellipsoids r, r, 0 (one plane deep; the 2D paths serve the other such windows) take 4x2x1:
+# within 3% of the fewest min/max of the tiles tried, and 8 outputs to share the staging.
+GPU_TILES = {
+    "box3": ((4, 2, 2), (4, 2, 2)),
+    "box5": ((2, 2, 2), (2, 2, 2)),
+    "ellipsoid1": ((2, 2, 2), (2, 2, 2)),
+    "ellipsoid2": ((2, 1, 2), (2, 1, 2)),
+    "box5x5x3": ((4, 2, 1), (4, 2, 1)),
+    "box7x7x3": ((4, 2, 1), (4, 2, 1)),
+    "ellipsoid2x2x1": ((4, 2, 1), (4, 2, 1)),
+    "ellipsoid3x3x1": ((4, 2, 1), (4, 2, 1)),
+    "ellipsoid3x3x2": ((4, 2, 1), (4, 2, 1)),
+    "box7": ((2, 2, 1), (2, 2, 1)),
+    "ellipsoid3": ((2, 2, 1), (2, 2, 1)),
+    "box3x3x5": ((2, 2, 2), (2, 2, 2)),
+    "box3x3x7": ((2, 2, 2), (2, 2, 2)),
+    "box5x5x7": ((2, 2, 2), (2, 2, 2)),
+    "box7x7x5": ((2, 2, 1), (2, 2, 1)),
+    "ellipsoid1x1x2": ((2, 1, 2), (2, 1, 2)),
+    "ellipsoid1x1x3": ((2, 1, 2), (2, 1, 2)),
+    "ellipsoid2x2x3": ((2, 1, 2), (2, 1, 2)),
+    "ellipsoid1x1x0": ((4, 2, 1), (4, 2, 1)),
+    "ellipsoid2x2x0": ((4, 2, 1), (4, 2, 1)),
+    "ellipsoid3x3x0": ((4, 2, 1), (4, 2, 1)),
+}
+# Window name -> warps of a block, where not the most whose padded staged inputs fit 48 KB (see
+# block_warps): box 7x7x7 at 8 warps (its staging writes conflicting) ran 1.32x as fast as at 6
+# (u16, H200: one block of 255 registers a thread an SM, so more warps hide more latency), while
+# ellipsoid 3 (168 registers) and 3,3,2 (164), two or three blocks an SM at 6 or 4 warps, ran 3%
+# to 9% slower at 8 and 6 (docs/notebook/median3d-networks-h200-2026-11-29.md). Box 5x5x7 holds
+# 255 registers too.
+BLOCK_WARPS = {"box7": 8, "box5x5x7": 8}
 # Window name -> the CPU's tile: one output column per vector lane, so 1 wide, shared along y
 # and z only. Chosen by measurement on a 2-core AVX2 build machine (bench_median3d_cpu,
 # 256x256x64): over 1x1x1, box5 1x2x2 ran 2.5-3x and ellipsoid2 1x2x2 1.5-1.8x as fast; box3
 # and ellipsoid1 1x1x2 ran 1.2-1.6x, 1x2x2 no faster (1x2x1 was slower than 1x1x2 throughout;
-# the machine was shared, so figures within 20% count as ties).
-CPU_TILES = {"box3": (1, 1, 2), "box5": (1, 2, 2), "ellipsoid1": (1, 1, 2), "ellipsoid2": (1, 2, 2)}
-# Anisotropic windows (a z side shorter than x and y, as stacks whose z step is coarser than their
-# pixel take) with a network on the CPU only for now, and its tile: the one of 1x2x2 and 1x2x1
-# with fewer min/max per output (box 5x5x3 590 and 604; box 7x7x3 1500 and 1539; ellipsoid
-# 2,2,1 109 and 71; 3,3,1 333 and 174; 3,3,2 655 and 637). The generic path they took sorts
-# every window (about 30x slower than box 5x5x5's network).
-CPU_ONLY_WINDOWS = {
-    "box5x5x3": (box(5, 5, 3), (1, 2, 2)),
-    "box7x7x3": (box(7, 7, 3), (1, 2, 2)),
-    "ellipsoid2x2x1": (imagej_ellipsoid(2, 2, 1), (1, 2, 1)),
-    "ellipsoid3x3x1": (imagej_ellipsoid(3, 3, 1), (1, 2, 1)),
-    "ellipsoid3x3x2": (imagej_ellipsoid(3, 3, 2), (1, 2, 1)),
+# the machine was shared, so figures within 20% count as ties). The anisotropic windows take
+# the one of 1x2x2, 1x2x1 and 1x1x2 with fewer min/max an output (box 5x5x3 590 and 604; box
+# 7x7x3 1500 and 1539; ellipsoid 2,2,1 109 and 71; 3,3,1 333 and 174; 3,3,2 655 and 637; box
+# 3x3x5 215, 329 and 278; 3x3x7 324, 542, 457; ellipsoid 1,1,2 33, 43, 33; 1,1,3 42, 63, 42;
+# 2,2,3 304, 429, 376). Box 7x7x7, 5x5x7, 7x7x5 and ellipsoid 3 have none on the CPU (their
+# networks would take 4 to 13 thousand min/max a tile, and minutes to compile for each ISA):
+# u8 and u16 slide a histogram, f32 sorts, and none is slower than a window that contains it.
+CPU_TILES = {
+    "box3": (1, 1, 2),
+    "box5": (1, 2, 2),
+    "ellipsoid1": (1, 1, 2),
+    "ellipsoid2": (1, 2, 2),
+    "box5x5x3": (1, 2, 2),
+    "box7x7x3": (1, 2, 2),
+    "ellipsoid2x2x1": (1, 2, 1),
+    "ellipsoid3x3x1": (1, 2, 1),
+    "ellipsoid3x3x2": (1, 2, 1),
+    "box3x3x5": (1, 2, 2),
+    "box3x3x7": (1, 2, 2),
+    "ellipsoid1x1x2": (1, 1, 2),
+    "ellipsoid1x1x3": (1, 1, 2),
+    "ellipsoid2x2x3": (1, 2, 2),
 }
 
 
@@ -178,19 +246,50 @@ def emit(name, offsets, tile):
     ]
 
 
+def staged_bytes(offsets, tile, warps, padded):
+    """Shared memory of median3d_tiled_kernel.cuh's staged inputs: phase rows padded (a warp's
+    staging writes hit 32 banks) or not."""
+    radius = [max(abs(o[a]) for o in offsets) for a in range(3)]
+    cols = 32 * tile[0] + 2 * radius[0]
+    q = phase_words(cols, tile[0]) if padded else (cols + tile[0] - 1) // tile[0]
+    return 4 * (tile[2] + 2 * radius[2]) * (warps * tile[1] + 2 * radius[1]) * tile[0] * q
+
+
+def block_warps(name, tile):
+    """Warps of a block (stacked vertically): BLOCK_WARPS' where given, else 8 or the most whose
+    padded staged inputs fit the 48 KB of static shared memory a block may have. The kernel pads
+    the phase rows where they fit, as this assumes."""
+    offsets = WINDOWS[name]
+    if name in BLOCK_WARPS:
+        warps = BLOCK_WARPS[name]
+        assert staged_bytes(offsets, tile, warps, padded=False) <= 48 * 1024, name
+        return warps
+    warps = 8
+    while staged_bytes(offsets, tile, warps, padded=True) > 48 * 1024:
+        warps -= 1
+    return warps
+
+
 def window_source(name):
-    _, packed_tile, scalar_tile = WINDOWS[name]
+    """The window's GPU networks, and its launch for them."""
+    packed_tile, scalar_tile = GPU_TILES[name]
     packed, scalar = struct_name(name, packed_tile), struct_name(name, scalar_tile)
+    offsets = WINDOWS[name]
+    networks = emit(name, offsets, packed_tile)
+    if scalar_tile != packed_tile:
+        networks += emit(name, offsets, scalar_tile)
     return "\n".join(HEADER + [
-        f"// The {name} 3D median's launch (median3d_tiled_kernel.cuh) for its networks.",
-        "#include \"networks/generated/median3d_networks.hpp\"",
+        f"// The {name} 3D median's networks and their launch (median3d_tiled_kernel.cuh).",
         "#include \"generated/median3d_tiled/windows.cuh\"",
         "#include \"median3d_tiled_kernel.cuh\"",
+        "#include \"semantics/fm_hd.hpp\"",
         "",
         "namespace fastmedian::kernels::tiled3d {",
         "",
+        *networks,
         f"cudaError_t launch_{name}(PixelType type, const VolumeArgs& a, cudaStream_t stream) {{",
-        f"    return launch<{packed}, {scalar}>(type, a, stream);",
+        f"    return launch<{packed}, {block_warps(name, packed_tile)}, {scalar}, "
+        f"{block_warps(name, scalar_tile)}>(type, a, stream);",
         "}",
         "",
         "}  // namespace fastmedian::kernels::tiled3d",
@@ -221,8 +320,9 @@ def runs_match(offsets, indent):
 
 def networks_header():
     out = HEADER + [
-        "// The tiled 3D median networks, host-device code shared by the CUDA kernels (<window>.cu)",
-        "// and the CPU backend (cpu/median3d_network_kernel.hpp), and the CPU's network by window.",
+        "// The CPU backend's tiled 3D median networks (cpu/median3d_network_kernel.hpp runs them with",
+        "// a vector lane per output column), and its network by window. The GPU's are in",
+        "// kernels/generated/median3d_tiled/<window>.cu.",
         "#pragma once",
         "",
         "#include <algorithm>",
@@ -232,16 +332,9 @@ def networks_header():
         "namespace fastmedian::kernels::tiled3d {",
         "",
     ]
-    emitted = set()
-    for name, (offsets, packed_tile, scalar_tile) in WINDOWS.items():
-        for tile in (packed_tile, scalar_tile, CPU_TILES[name]):
-            if struct_name(name, tile) not in emitted:
-                emitted.add(struct_name(name, tile))
-                out += emit(name, offsets, tile)
-    for name, (offsets, tile) in CPU_ONLY_WINDOWS.items():
+    cpu_networks = [(name, WINDOWS[name], tile) for name, tile in CPU_TILES.items()]
+    for name, offsets, tile in cpu_networks:
         out += emit(name, offsets, tile)
-    cpu_networks = [(name, offsets, CPU_TILES[name]) for name, (offsets, _, _) in WINDOWS.items()]
-    cpu_networks += [(name, offsets, tile) for name, (offsets, tile) in CPU_ONLY_WINDOWS.items()]
     out += ["// Calls f(Net{}) with the CPU's network for a window given as runs (semantics/footprint3d.hpp)",
             "// and returns true, or returns false if none serves it.",
             "template <class F>",
@@ -266,13 +359,13 @@ def windows_header():
         "namespace fastmedian::kernels::tiled3d {",
         "",
     ]
-    for name in WINDOWS:
+    for name in GPU_TILES:
         out.append(f"cudaError_t launch_{name}(PixelType type, const VolumeArgs& a, cudaStream_t stream);")
     out += ["", "// The launch for a window given as runs (semantics/footprint3d.hpp), nullptr if none serves it.",
             "using Launch = cudaError_t (*)(PixelType, const VolumeArgs&, cudaStream_t);",
             "inline Launch launch_for(int radius_z, int radius_y, const int* half_width, int entries) {"]
-    for name, (offsets, _, _) in WINDOWS.items():
-        out += [f"    {{  // {name}", *runs_match(offsets, "        "),
+    for name in GPU_TILES:
+        out += [f"    {{  // {name}", *runs_match(WINDOWS[name], "        "),
                 f"            return launch_{name};", "    }"]
     out += ["    return nullptr;", "}", "", "}  // namespace fastmedian::kernels::tiled3d", ""]
     out.insert(out.index("#include <cuda_runtime_api.h>"), "#include <algorithm>\n")
@@ -281,10 +374,10 @@ def windows_header():
 
 def generate():
     """{file name: text} of everything in OUT (the networks header apart)."""
-    files = {f"{name}.cu": window_source(name) for name in WINDOWS}
+    files = {f"{name}.cu": window_source(name) for name in GPU_TILES}
     files["windows.cuh"] = windows_header()
     files["sources.cmake"] = sources_cmake(NAME, "FASTMEDIAN_TILED3D_SOURCES",
-                                           [f"{name}.cu" for name in WINDOWS])
+                                           [f"{name}.cu" for name in GPU_TILES])
     return files
 
 
@@ -301,6 +394,6 @@ def main(args, check):
                 assert tile[0] == 1, "a CPU tile is one column wide"
                 CPU_TILES[name] = tile
             else:
-                WINDOWS[name] = (WINDOWS[name][0], tile, tile)
+                GPU_TILES[name] = (tile, tile)
     write_folder(OUT, generate(), check, NAME)
     write_file(NETWORKS_OUT, networks_header(), check, NAME)

@@ -48,10 +48,11 @@ def box(kx, ky=None, kz=None):
 def imagej_ellipsoid(rx, ry=None, rz=None):
     """Offsets (dx, dy, dz) of ImageJ's createKernelEllipsoid for whole radii rx, ry, rz (r on
     every axis for imagej_ellipsoid(r)): dx^2 / rx^2 + dy^2 / ry^2 + dz^2 / rz^2 <= 1, as
-    semantics/footprint3d.cpp has it (whole radii: float and double agree on these sums)."""
+    semantics/footprint3d.cpp has it (whole radii: float and double agree on these sums; a
+    radius 0 drops its term, and the window is one voxel deep along it)."""
     radii = (rx, rx if ry is None else ry, rx if rz is None else rz)
-    assert all(r == int(r) and r > 0 for r in radii), "whole, positive radii"
+    assert all(r == int(r) and r >= 0 for r in radii), "whole radii"
     vx, vy, vz = (int(r) for r in radii)
-    ix, iy, iz = (1.0 / (r * r) for r in radii)
+    ix, iy, iz = (1.0 / (r * r) if r else 0.0 for r in radii)  # radius 0: one plane (row) deep
     return [(dx, dy, dz) for dz in range(-vz, vz + 1) for dy in range(-vy, vy + 1) for dx in range(-vx, vx + 1)
             if dx * dx * ix + dy * dy * iy + dz * dz * iz <= 1.0]

@@ -5,4 +5,21 @@ set(FASTMEDIAN_TILED3D_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/box5.cu
   ${CMAKE_CURRENT_LIST_DIR}/ellipsoid1.cu
   ${CMAKE_CURRENT_LIST_DIR}/ellipsoid2.cu
+  ${CMAKE_CURRENT_LIST_DIR}/box5x5x3.cu
+  ${CMAKE_CURRENT_LIST_DIR}/box7x7x3.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid2x2x1.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid3x3x1.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid3x3x2.cu
+  ${CMAKE_CURRENT_LIST_DIR}/box7.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid3.cu
+  ${CMAKE_CURRENT_LIST_DIR}/box3x3x5.cu
+  ${CMAKE_CURRENT_LIST_DIR}/box3x3x7.cu
+  ${CMAKE_CURRENT_LIST_DIR}/box5x5x7.cu
+  ${CMAKE_CURRENT_LIST_DIR}/box7x7x5.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid1x1x2.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid1x1x3.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid2x2x3.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid1x1x0.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid2x2x0.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ellipsoid3x3x0.cu
 )

@@ -16,6 +16,23 @@ cudaError_t launch_box3(PixelType type, const VolumeArgs& a, cudaStream_t stream
 cudaError_t launch_box5(PixelType type, const VolumeArgs& a, cudaStream_t stream);
 cudaError_t launch_ellipsoid1(PixelType type, const VolumeArgs& a, cudaStream_t stream);
 cudaError_t launch_ellipsoid2(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_box5x5x3(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_box7x7x3(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid2x2x1(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid3x3x1(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid3x3x2(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_box7(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid3(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_box3x3x5(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_box3x3x7(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_box5x5x7(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_box7x7x5(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid1x1x2(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid1x1x3(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid2x2x3(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid1x1x0(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid2x2x0(PixelType type, const VolumeArgs& a, cudaStream_t stream);
+cudaError_t launch_ellipsoid3x3x0(PixelType type, const VolumeArgs& a, cudaStream_t stream);
 
 // The launch for a window given as runs (semantics/footprint3d.hpp), nullptr if none serves it.
 using Launch = cudaError_t (*)(PixelType, const VolumeArgs&, cudaStream_t);
@@ -43,6 +60,108 @@ inline Launch launch_for(int radius_z, int radius_y, const int* half_width, int 
         if (radius_z == 2 && radius_y == 2 && entries == 25 &&
             std::equal(kRuns, kRuns + 25, half_width))
             return launch_ellipsoid2;
+    }
+    {  // box5x5x3
+        static constexpr int kRuns[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+        if (radius_z == 1 && radius_y == 2 && entries == 15 &&
+            std::equal(kRuns, kRuns + 15, half_width))
+            return launch_box5x5x3;
+    }
+    {  // box7x7x3
+        static constexpr int kRuns[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+        if (radius_z == 1 && radius_y == 3 && entries == 21 &&
+            std::equal(kRuns, kRuns + 21, half_width))
+            return launch_box7x7x3;
+    }
+    {  // ellipsoid2x2x1
+        static constexpr int kRuns[] = {-1, -1, 0, -1, -1, 0, 1, 2, 1, 0, -1, -1, 0, -1, -1};
+        if (radius_z == 1 && radius_y == 2 && entries == 15 &&
+            std::equal(kRuns, kRuns + 15, half_width))
+            return launch_ellipsoid2x2x1;
+    }
+    {  // ellipsoid3x3x1
+        static constexpr int kRuns[] = {-1, -1, -1, 0, -1, -1, -1, 0, 2, 2, 3, 2, 2, 0, -1, -1, -1, 0, -1, -1, -1};
+        if (radius_z == 1 && radius_y == 3 && entries == 21 &&
+            std::equal(kRuns, kRuns + 21, half_width))
+            return launch_ellipsoid3x3x1;
+    }
+    {  // ellipsoid3x3x2
+        static constexpr int kRuns[] = {-1, -1, -1, 0, -1, -1, -1, -1, 1, 2, 2, 2, 1, -1, 0, 2, 2, 3, 2, 2, 0, -1, 1, 2, 2, 2, 1, -1, -1, -1, -1, 0, -1, -1, -1};
+        if (radius_z == 2 && radius_y == 3 && entries == 35 &&
+            std::equal(kRuns, kRuns + 35, half_width))
+            return launch_ellipsoid3x3x2;
+    }
+    {  // box7
+        static constexpr int kRuns[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+        if (radius_z == 3 && radius_y == 3 && entries == 49 &&
+            std::equal(kRuns, kRuns + 49, half_width))
+            return launch_box7;
+    }
+    {  // ellipsoid3
+        static constexpr int kRuns[] = {-1, -1, -1, 0, -1, -1, -1, -1, 1, 2, 2, 2, 1, -1, -1, 2, 2, 2, 2, 2, -1, 0, 2, 2, 3, 2, 2, 0, -1, 2, 2, 2, 2, 2, -1, -1, 1, 2, 2, 2, 1, -1, -1, -1, -1, 0, -1, -1, -1};
+        if (radius_z == 3 && radius_y == 3 && entries == 49 &&
+            std::equal(kRuns, kRuns + 49, half_width))
+            return launch_ellipsoid3;
+    }
+    {  // box3x3x5
+        static constexpr int kRuns[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+        if (radius_z == 2 && radius_y == 1 && entries == 15 &&
+            std::equal(kRuns, kRuns + 15, half_width))
+            return launch_box3x3x5;
+    }
+    {  // box3x3x7
+        static constexpr int kRuns[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+        if (radius_z == 3 && radius_y == 1 && entries == 21 &&
+            std::equal(kRuns, kRuns + 21, half_width))
+            return launch_box3x3x7;
+    }
+    {  // box5x5x7
+        static constexpr int kRuns[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+        if (radius_z == 3 && radius_y == 2 && entries == 35 &&
+            std::equal(kRuns, kRuns + 35, half_width))
+            return launch_box5x5x7;
+    }
+    {  // box7x7x5
+        static constexpr int kRuns[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+        if (radius_z == 2 && radius_y == 3 && entries == 35 &&
+            std::equal(kRuns, kRuns + 35, half_width))
+            return launch_box7x7x5;
+    }
+    {  // ellipsoid1x1x2
+        static constexpr int kRuns[] = {-1, 0, -1, -1, 0, -1, 0, 1, 0, -1, 0, -1, -1, 0, -1};
+        if (radius_z == 2 && radius_y == 1 && entries == 15 &&
+            std::equal(kRuns, kRuns + 15, half_width))
+            return launch_ellipsoid1x1x2;
+    }
+    {  // ellipsoid1x1x3
+        static constexpr int kRuns[] = {-1, 0, -1, -1, 0, -1, -1, 0, -1, 0, 1, 0, -1, 0, -1, -1, 0, -1, -1, 0, -1};
+        if (radius_z == 3 && radius_y == 1 && entries == 21 &&
+            std::equal(kRuns, kRuns + 21, half_width))
+            return launch_ellipsoid1x1x3;
+    }
+    {  // ellipsoid2x2x3
+        static constexpr int kRuns[] = {-1, -1, 0, -1, -1, -1, 1, 1, 1, -1, -1, 1, 1, 1, -1, 0, 1, 2, 1, 0, -1, 1, 1, 1, -1, -1, 1, 1, 1, -1, -1, -1, 0, -1, -1};
+        if (radius_z == 3 && radius_y == 2 && entries == 35 &&
+            std::equal(kRuns, kRuns + 35, half_width))
+            return launch_ellipsoid2x2x3;
+    }
+    {  // ellipsoid1x1x0
+        static constexpr int kRuns[] = {0, 1, 0};
+        if (radius_z == 0 && radius_y == 1 && entries == 3 &&
+            std::equal(kRuns, kRuns + 3, half_width))
+            return launch_ellipsoid1x1x0;
+    }
+    {  // ellipsoid2x2x0
+        static constexpr int kRuns[] = {0, 1, 2, 1, 0};
+        if (radius_z == 0 && radius_y == 2 && entries == 5 &&
+            std::equal(kRuns, kRuns + 5, half_width))
+            return launch_ellipsoid2x2x0;
+    }
+    {  // ellipsoid3x3x0
+        static constexpr int kRuns[] = {0, 2, 2, 3, 2, 2, 0};
+        if (radius_z == 0 && radius_y == 3 && entries == 7 &&
+            std::equal(kRuns, kRuns + 7, half_width))
+            return launch_ellipsoid3x3x0;
     }
     return nullptr;
 }
