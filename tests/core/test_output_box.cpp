@@ -82,11 +82,13 @@ TEST(OutputBox, Median2DConstantTimeSquaresAcrossBlocks) {
 }
 
 TEST(OutputBox, Median3DEveryTypeBorderAndWindowFamily) {
-    // Networks (box 3, ellipsoid 1, box 5) and the sort (box 7x3x3, ellipsoid 2x1x1).
+    // Networks (box 3, ellipsoid 1, box 5), the sort (box 7x3x3, ellipsoid 2x1x1) and the 2D
+    // paths of windows one plane deep (box 5x5x1, ellipsoid 2,2,0).
     const std::pair<fm::Window3D, std::string> windows[] = {
         {fm::Window3D::box(3), "box 3"}, {fm::Window3D::ellipsoid(1), "ellipsoid 1"},
         {fm::Window3D::box(5), "box 5"}, {fm::Window3D::box(7, 3, 3), "box 7x3x3"},
-        {fm::Window3D::ellipsoid(2, 1, 1), "ellipsoid 2x1x1"}};
+        {fm::Window3D::ellipsoid(2, 1, 1), "ellipsoid 2x1x1"}, {fm::Window3D::box(5, 5, 1), "box 5x5x1"},
+        {fm::Window3D::ellipsoid(2, 2, 0), "ellipsoid 2,2,0"}};
     std::uint32_t seed = 100;
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)

@@ -14,6 +14,7 @@
 #include "cpu/key_of.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/key_rows.hpp"
+#include "cpu/median_cpu.hpp"
 #include "support/stream_copy.hpp"
 #include "semantics/order_key.hpp"
 
@@ -214,6 +215,8 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
 
 void median3d_cpu(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
                   Border border, double cval, const Origin& origin, bool reference) {
+    if (const auto planar = reference ? std::nullopt : planar_footprint(fp))
+        return median2d_cpu(src, dst, *planar, border, cval, origin);
     const NetworkTile3D tile = reference ? NetworkTile3D{} : network3d_tile(fp);
     if (tile.rows > 0) {
         switch (src.type) {

@@ -93,6 +93,12 @@ void median3d_host_views(const ConstImageView& src, const ImageView& dst, const 
 void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footprint3D& fp,
                    Border border, double cval, int device, void* cuda_stream,
                    const Origin& origin) {
+    // Windows one plane deep without a 3D network (which the ellipsoids r, r, 0 have) take the
+    // 2D median's paths.
+    const bool network = kernels::tiled3d::launch_for(fp.radius_z, fp.radius_y, fp.half_width.data(),
+                                                      static_cast<int>(fp.half_width.size())) != nullptr;
+    if (const auto planar = network ? std::nullopt : planar_footprint(fp))
+        return median2d_cuda(src, dst, *planar, border, cval, {device}, cuda_stream, origin);
     check(cudaSetDevice(device), "cudaSetDevice");
     const auto given = static_cast<cudaStream_t>(cuda_stream);
     const cudaStream_t stream = given != nullptr ? given : cudaStreamPerThread;

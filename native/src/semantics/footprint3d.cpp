@@ -1,5 +1,6 @@
 #include "semantics/footprint3d.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace fastmedian::detail {
@@ -49,6 +50,17 @@ Footprint3D make_footprint3d(const Window3D& window) {
     }
     f.count = 0;
     for (int h : f.half_width) f.count += h < 0 ? 0 : 2 * h + 1;
+    return f;
+}
+
+std::optional<Footprint> planar_footprint(const Footprint3D& fp) {
+    const bool empty_row = std::any_of(fp.half_width.begin(), fp.half_width.end(), [](int h) { return h < 0; });
+    if (fp.radius_z != 0 || empty_row) return std::nullopt;
+    Footprint f;
+    f.radius_y = fp.radius_y;
+    f.radius_x = fp.radius_x;
+    f.half_width = fp.half_width;
+    f.count = fp.count;
     return f;
 }
 

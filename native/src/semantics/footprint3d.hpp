@@ -2,7 +2,10 @@
 // walks: boxes and ImageJ's ellipsoids alike.
 #pragma once
 
+#include <optional>
+
 #include "fastmedian/median3d.hpp"
+#include "semantics/footprint.hpp"
 
 namespace fastmedian::detail {
 
@@ -15,5 +18,10 @@ struct Footprint3D : WindowRuns3D {
 
 // Expects a validated window.
 Footprint3D make_footprint3d(const Window3D& window);
+
+// A window one plane deep (z radius 0, no empty row) as the 2D window it is on every plane, for
+// the 2D median's paths: the same bits (the z border never applies, the x and y borders are the
+// same), and far faster than the 3D generic paths. Empty otherwise.
+std::optional<Footprint> planar_footprint(const Footprint3D& fp);
 
 }  // namespace fastmedian::detail
