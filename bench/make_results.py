@@ -64,17 +64,18 @@ RUNS = {
     },
     "median3d": {
         "title": "3D median, four kinds of data (GPU, device-resident)",
-        "files": ["median3d-h200-2026-11-29-kinds.json", "median3d-h200-2026-11-29-kinds-cupy.json"],
+        "files": ["median3d-h200-2026-11-29-networks.json", "median3d-h200-2026-11-29-networks-cupy.json"],
         "date": "2026-11-29", "device": "H200",
         "data": "the shared bead stack (u8; u16 = value x 257, f32 = value / 255) mirror-tiled to "
-                "512 x 512 x 256, and from it f32 with fractions, full-range noise and f32 with "
-                "every value distinct (`bench/common/data_kinds.hpp`)",
-        "command": "`bench/gpu/run_median3d.sh` (15 runs; CuPy 7 runs), main of 2026-11-29 with "
-                   "the anisotropic windows in the benchmark",
-        "notebook": "four-kinds-h200-2026-11-29.md",
-        "later": "The anisotropic windows (boxes 5x5x3 and 7x7x3, ellipsoids 2,2,1, 3,3,1 and "
-                 "3,3,2) and box 7x7x7 take the GPU's generic path: 0.33 to 8 Gvox/s, slower than "
-                 "the symmetric windows that contain them, and CuPy is faster on the ellipsoids "
+                "512 x 512 x 256, and from it f32 with fractions and full-range noise (f32: every "
+                "value distinct) (`bench/common/data_kinds.hpp`)",
+        "command": "`BENCH_BUILD=build bash bench/gpu/run_median3d.sh` (an sm_90 build; 15 runs; "
+                   "CuPy 7 runs), main of 2026-11-29 with networks for every box k x k x kz and "
+                   "ellipsoid r, r, rz up to 7 and radius 3",
+        "notebook": "median3d-networks-h200-2026-11-29.md",
+        "later": "Windows outside those families (boxes whose x and y sides differ, ellipsoids of "
+                 "fractional radii) still take the GPU's generic selection, and on the CPU boxes "
+                 "7x7x7, 5x5x7, 7x7x5 and ellipsoid 3 slide a histogram (u8, u16) or sort (f32) "
                  "(issue 50).",
     },
     "separable": {

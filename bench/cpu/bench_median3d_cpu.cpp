@@ -5,11 +5,12 @@
 //   fastmedian_bench_median3d_cpu [--images bench/gpu/images] [--size 256x256x64] [--runs 7]
 //                                 [--data all|images,flat,noise]
 //
-// Windows: boxes 3x3x3, 5x5x5 and 7x7x7, ImageJ ellipsoids of radius 1 and 2, and the
+// Windows: boxes 3x3x3, 5x5x5 and 7x7x7, ImageJ ellipsoids of radius 1, 2 and 3, the
 // anisotropic windows of stacks with a coarser z step (boxes 5x5x3 and 7x7x3, ellipsoids 2,2,1,
-// 3,3,1 and 3,3,2), replicate border, on all
-// cores (run under `taskset -c 0` for one core). Each figure is the median of `runs` timed
-// calls after one warm-up call, in output Mvox/s.
+// 3,3,1 and 3,3,2) or a finer one (boxes 3x3x5 and 7x7x5, ellipsoid 2,2,3), and windows one
+// plane deep (box 5x5x1, ellipsoid 2,2,0), replicate border, on all cores (run under
+// `taskset -c 0` for one core). Each figure is the median of `runs` timed calls after one
+// warm-up call, in output Mvox/s.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -73,7 +74,13 @@ int main(int argc, char** argv) try {
                    {"ellipsoid2", fm::Window3D::ellipsoid(2)},
                    {"ellipsoid2,2,1", fm::Window3D::ellipsoid(2, 2, 1)},
                    {"ellipsoid3,3,1", fm::Window3D::ellipsoid(3, 3, 1)},
-                   {"ellipsoid3,3,2", fm::Window3D::ellipsoid(3, 3, 2)}};
+                   {"ellipsoid3,3,2", fm::Window3D::ellipsoid(3, 3, 2)},
+                   {"ellipsoid3", fm::Window3D::ellipsoid(3)},
+                   {"box3x3x5", fm::Window3D::box(3, 3, 5)},
+                   {"box7x7x5", fm::Window3D::box(7, 7, 5)},
+                   {"ellipsoid2,2,3", fm::Window3D::ellipsoid(2, 2, 3)},
+                   {"box5x5x1", fm::Window3D::box(5, 5, 1)},
+                   {"ellipsoid2,2,0", fm::Window3D::ellipsoid(2, 2, 0)}};
     for (fm::PixelType type : {fm::PixelType::u8, fm::PixelType::u16, fm::PixelType::f32}) {
         const bench::HostImage beads =
             bench::bead_volume(args.images, type, args.width, args.height, args.depth);

@@ -7,9 +7,10 @@
 //   fastmedian_bench_median3d --images bench/gpu/images [--size 512x512x256] [--runs 15]
 //       [--json FILE] [--data all|images,flat,noise] [--dump DIR]
 //
-// Windows: boxes 3x3x3, 5x5x5 and 7x7x7, ImageJ ellipsoids of radius 1 and 2, and the
+// Windows: boxes 3x3x3, 5x5x5 and 7x7x7, ImageJ ellipsoids of radius 1, 2 and 3, and the
 // anisotropic windows of stacks with a coarser z step (boxes 5x5x3 and 7x7x3, ellipsoids 2,2,1,
-// 3,3,1 and 3,3,2), replicate border.
+// 3,3,1 and 3,3,2) or a finer one (boxes 3x3x5 and 7x7x5, ellipsoid 2,2,3), and windows one
+// plane deep (box 5x5x1, ellipsoid 2,2,0: the 2D paths), replicate border.
 // In the bead stack u16 holds the values times 257, f32 the values / 255. Each figure is the median of
 // `runs` timed batches after warm-up (event_timing.hpp), in output Gvox/s. Before timing,
 // every configuration is checked: the GPU result on a 96 x 80 x 24 corner volume equals the
@@ -97,9 +98,13 @@ int main(int argc, char** argv) {
         {"box 3x3x3", fm::Window3D::box(3)},           {"box 5x5x5", fm::Window3D::box(5)},
         {"box 5x5x3", fm::Window3D::box(5, 5, 3)},     {"box 7x7x3", fm::Window3D::box(7, 7, 3)},
         {"box 7x7x7", fm::Window3D::box(7)},           {"ellipsoid r1", fm::Window3D::ellipsoid(1)},
-        {"ellipsoid r2", fm::Window3D::ellipsoid(2)},  {"ellipsoid 2,2,1", fm::Window3D::ellipsoid(2, 2, 1)},
+        {"ellipsoid r2", fm::Window3D::ellipsoid(2)},  {"ellipsoid r3", fm::Window3D::ellipsoid(3)},
+        {"ellipsoid 2,2,1", fm::Window3D::ellipsoid(2, 2, 1)},
         {"ellipsoid 3,3,1", fm::Window3D::ellipsoid(3, 3, 1)},
-        {"ellipsoid 3,3,2", fm::Window3D::ellipsoid(3, 3, 2)}};
+        {"ellipsoid 3,3,2", fm::Window3D::ellipsoid(3, 3, 2)},
+        {"box 3x3x5", fm::Window3D::box(3, 3, 5)},     {"box 7x7x5", fm::Window3D::box(7, 7, 5)},
+        {"ellipsoid 2,2,3", fm::Window3D::ellipsoid(2, 2, 3)}, {"box 5x5x1", fm::Window3D::box(5, 5, 1)},
+        {"ellipsoid 2,2,0", fm::Window3D::ellipsoid(2, 2, 0)}};
     try {
         if (fm::cuda_devices().empty())
             throw std::runtime_error("no CUDA device: " + fm::cuda_unavailable_reason());

@@ -19,15 +19,22 @@ from dumped_inputs import dumped_inputs  # noqa: E402
 
 
 def ellipsoid(rx, ry, rz):
-    """ImageJ's ellipsoid of whole radii (tools/generators/windows.py), as a (z, y, x) footprint."""
+    """ImageJ's ellipsoid of whole radii (tools/generators/windows.py), as a (z, y, x) footprint;
+    a radius 0 is one plane (or row) deep."""
     z, y, x = np.mgrid[-rz:rz + 1, -ry:ry + 1, -rx:rx + 1]
-    return x * x * (1.0 / (rx * rx)) + y * y * (1.0 / (ry * ry)) + z * z * (1.0 / (rz * rz)) <= 1.0
+
+    def term(v, r):
+        return v * v * (1.0 / (r * r)) if r else np.zeros(v.shape)
+    return term(x, rx) + term(y, ry) + term(z, rz) <= 1.0
 
 
 WINDOWS = {"box 3x3x3": np.ones((3, 3, 3), bool), "box 5x5x5": np.ones((5, 5, 5), bool),
            "box 5x5x3": np.ones((3, 5, 5), bool), "box 7x7x3": np.ones((3, 7, 7), bool),
-           "box 7x7x7": np.ones((7, 7, 7), bool),
+           "box 7x7x7": np.ones((7, 7, 7), bool), "box 3x3x5": np.ones((5, 3, 3), bool),
+           "box 7x7x5": np.ones((5, 7, 7), bool),
            "ellipsoid r1": ellipsoid(1, 1, 1), "ellipsoid r2": ellipsoid(2, 2, 2),
+           "ellipsoid r3": ellipsoid(3, 3, 3), "ellipsoid 2,2,3": ellipsoid(2, 2, 3),
+           "box 5x5x1": np.ones((1, 5, 5), bool), "ellipsoid 2,2,0": ellipsoid(2, 2, 0),
            "ellipsoid 2,2,1": ellipsoid(2, 2, 1), "ellipsoid 3,3,1": ellipsoid(3, 3, 1),
            "ellipsoid 3,3,2": ellipsoid(3, 3, 2)}
 

@@ -3,18 +3,25 @@
 # bench/gpu/prepare_images.py): builds the library and fastmedian_bench_median3d there, runs
 # ours + identity on every kind of data (--data all by default; the volumes are dumped for the
 # peer), then CuPy's median_filter on the same volumes, and prints one table (Gvox/s, ours /
-# CuPy). Logs, the JSON and results.md land in $OUT.
+# CuPy). With BENCH_BUILD=build it takes the benchmark built there (here, for sm_90: carry
+# build/bench/fastmedian_bench_median3d and build/native/src). Logs, the JSON and results.md
+# land in $OUT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/fastmedian-bench3d}
 work=/tmp/fastmedian-bench3d
 mkdir -p "$out" "$work"
 rm -rf "$work/inputs"
-cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DFASTMEDIAN_TESTS=OFF \
-  -DFASTMEDIAN_JNI=OFF >"$work/build.log" 2>&1
-cmake --build build-bench --target fastmedian_bench_median3d >>"$work/build.log" 2>&1 ||
-  { tail -30 "$work/build.log"; exit 1; }
-build-bench/bench/fastmedian_bench_median3d --images bench/gpu/images --json "$out/median3d.json" \
+build=${BENCH_BUILD:-}
+if [ -z "$build" ]; then
+  build=build-bench
+  cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DFASTMEDIAN_TESTS=OFF \
+    -DFASTMEDIAN_JNI=OFF >"$work/build.log" 2>&1
+  cmake --build build-bench --target fastmedian_bench_median3d >>"$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; exit 1; }
+fi
+export LD_LIBRARY_PATH=$PWD/$build/native/src${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+"$build"/bench/fastmedian_bench_median3d --images bench/gpu/images --json "$out/median3d.json" \
   --dump "$work/inputs" "$@" | tee "$out/bench.log"
 python3 bench/gpu/cupy_median3d.py --inputs "$work/inputs" --json "$out/median3d-cupy.json" >"$out/cupy.log" 2>&1 ||
   { echo "CuPy peer failed:"; tail -5 "$out/cupy.log"; echo '[]' >"$out/median3d-cupy.json"; }
