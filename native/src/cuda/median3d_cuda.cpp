@@ -27,14 +27,19 @@ struct WindowRuns {
     DeviceBuffer table;
 };
 
+// The generated tiled network's launch for the window, nullptr if none serves it.
+kernels::tiled3d::Launch tiled_launch(const Footprint3D& fp) {
+    return kernels::tiled3d::launch_for(fp.radius_z, fp.radius_y, fp.half_width.data(),
+                                        static_cast<int>(fp.half_width.size()));
+}
+
 // Runs the 3D median on volumes already on the device (a.src, a.dst and their strides set):
 // the generated tiled network where one serves the window, else the generic selection over
 // `runs`, or when that is null over a table of its own (freed on return: cudaFree waits for
 // the kernels that read it).
 void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp, const WindowRuns* runs,
                    cudaStream_t stream) {
-    const auto tiled = kernels::tiled3d::launch_for(fp.radius_z, fp.radius_y, fp.half_width.data(),
-                                                    static_cast<int>(fp.half_width.size()));
+    const auto tiled = tiled_launch(fp);
     if (tiled != nullptr) {
         const cudaError_t e = tiled(type, a, stream);
         if (e != cudaErrorInvalidConfiguration) return check_launch(e, "kernel launch (median3d, tiled)");
@@ -95,9 +100,7 @@ void median3d_cuda(const ConstImageView& src, const ImageView& dst, const Footpr
                    const Origin& origin) {
     // Windows one plane deep without a 3D network (which the ellipsoids r, r, 0 have) take the
     // 2D median's paths.
-    const bool network = kernels::tiled3d::launch_for(fp.radius_z, fp.radius_y, fp.half_width.data(),
-                                                      static_cast<int>(fp.half_width.size())) != nullptr;
-    if (const auto planar = network ? std::nullopt : planar_footprint(fp))
+    if (const auto planar = tiled_launch(fp) != nullptr ? std::nullopt : planar_footprint(fp))
         return median2d_cuda(src, dst, *planar, border, cval, {device}, cuda_stream, origin);
     check(cudaSetDevice(device), "cudaSetDevice");
     const auto given = static_cast<cudaStream_t>(cuda_stream);
