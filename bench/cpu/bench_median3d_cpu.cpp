@@ -3,7 +3,7 @@
 // distinct).
 //
 //   fastmedian_bench_median3d_cpu [--images bench/gpu/images] [--size 256x256x64] [--runs 7]
-//                                 [--data all|images,flat,noise]
+//                                 [--data all|images,flat,noise] [--windows box7,ellipsoid3,...]
 //
 // Windows: boxes 3x3x3, 5x5x5 and 7x7x7, ImageJ ellipsoids of radius 1, 2 and 3, the
 // anisotropic windows of stacks with a coarser z step (boxes 5x5x3 and 7x7x3, ellipsoids 2,2,1,
@@ -31,6 +31,7 @@ namespace {
 
 struct Args {
     std::string images = "bench/gpu/images", data = "all";
+    std::string windows;  // ",name,...,": only these (all when empty)
     std::int64_t width = 256, height = 256, depth = 64;
     int runs = 7;
 };
@@ -48,6 +49,8 @@ Args parse(int argc, char** argv) {
             a.images = argv[i + 1];
         } else if (key == "--data") {
             a.data = argv[i + 1];
+        } else if (key == "--windows") {
+            a.windows = "," + std::string(argv[i + 1]) + ",";
         } else {
             throw std::runtime_error("unknown option " + key);
         }
@@ -92,6 +95,8 @@ int main(int argc, char** argv) try {
             std::memcpy(static_cast<void*>(&out), &in, sizeof out);
             out.data = dst.data();
             for (const auto& w : windows) {
+                if (!args.windows.empty() && args.windows.find("," + std::string(w.name) + ",") == std::string::npos)
+                    continue;
                 fm::Median3DOptions options;
                 options.backend = fm::Backend::cpu;
                 options.window = w.window;

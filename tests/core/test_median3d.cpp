@@ -240,6 +240,34 @@ TEST(Median3DCpu, WindowsWithoutANetworkOnFullRangeIntegersWithFarJumps) {
             }
 }
 
+TEST(Median3DCpu, FloatWindowsWithoutANetworkOverTileRanks) {
+    // f32 windows without a network rank the keys of tiles of 32 rows x 256 columns of outputs
+    // (every plane and row their windows reach) and slide a histogram over the ranks: volumes
+    // over several tiles each way, with a partial last tile, fractions (nearly every value
+    // distinct), ties, NaN, +-Inf and -0, every border.
+    const fm::Window3D windows[] = {fm::Window3D::box(7), fm::Window3D::ellipsoid(3),
+                                    fm::Window3D::box(9, 3, 5), fm::Window3D::ellipsoid(1.5, 2.5, 1.2)};
+    const std::int64_t sizes[][3] = {{261, 35, 3}, {5, 67, 4}, {1, 1, 9}};
+    std::uint32_t seed = 800;
+    for (fm::Border b : kAllBorders)
+        for (const fm::Window3D& w : windows)
+            for (const auto& size : sizes) {
+                Stack src(fm::PixelType::f32, size[0], size[1], size[2]);
+                fmtest::fill_random(src, seed, seed % 3 == 0 ? 3 : 0);
+                std::mt19937 rng(seed);
+                std::uniform_real_distribution<float> fraction(-0.5f, 0.5f);
+                if (seed % 3 != 0)
+                    for (std::int64_t z = 0; z < src.planes; ++z)
+                        for (std::int64_t y = 0; y < src.height; ++y)
+                            for (std::int64_t x = 0; x < src.width; ++x) src.at<float>(z, y, x) += fraction(rng);
+                if (seed % 2 == 0) fmtest::add_specials(src, seed, 0.1);
+                ++seed;
+                expect_matches_naive(src, w, b, -0.0, false,
+                                     label(src.type, b, w) + " " + std::to_string(size[0]) + "x" +
+                                         std::to_string(size[1]) + "x" + std::to_string(size[2]));
+            }
+}
+
 TEST(Median3DCpu, ThreadsFromTheEnvironment) {
     // FASTMEDIAN_CPU_THREADS sets the CPU backend's threads: every count gives the same bits,
     // and anything but a positive integer is refused, naming the variable. The volume is large

@@ -417,6 +417,11 @@ template void sliding_histogram_row(const std::uint32_t* const*, std::uint8_t*, 
 template void sliding_histogram_row(const std::uint32_t* const*, std::uint16_t*, std::int64_t,
                                     const Footprint&, std::uint32_t, int);
 
+void sliding_histogram_ranks(const std::uint32_t* const* rows, std::uint32_t* out, std::int64_t width,
+                             const Footprint& fp, std::uint32_t levels) {
+    huang(rows, out, 0, width, 1, fp, levels, sqrt_shift(levels));
+}
+
 template <class K>
 int histogram_block_rows(const Footprint& fp) {
     if (!constant_time(fp)) return kBlockRows;

@@ -35,6 +35,11 @@ template <class Out>
 void sliding_histogram_row(const std::uint32_t* const* rows, Out* out, std::int64_t width,
                            const Footprint& fp, std::uint32_t levels, int shift);
 
+// sliding_histogram_row over dense ranks in [0, levels) (keys ranked first, as the 3D median's
+// f32 windows without a network are), with coarse bins of about sqrt(levels) ranks.
+void sliding_histogram_ranks(const std::uint32_t* const* rows, std::uint32_t* out, std::int64_t width,
+                             const Footprint& fp, std::uint32_t levels);
+
 // Output rows per block that suit histogram_median<K> for this window: the constant-time
 // squares set up a histogram per input column for each block, so they take taller blocks than
 // the others (whose float path ranks each block's keys at once).
