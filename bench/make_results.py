@@ -100,13 +100,12 @@ RUNS = {
                  "sm_120 (the same 99 KB a block, 100 KB an SM), own (sm_90) for sm_100.",
     },
     "pipeline": {
-        "title": "Host memory through the plane pipeline (GPU, one device)",
-        "files": ["pipeline-h100-2026-11-24-median3d-B.json"],
-        "date": "2026-11-24", "device": "H100",
-        "data": "a synthetic u16 stack of random-walk texture, 2048 x 2048 x 100 (not the shared images)",
-        "command": "`fastmedian_bench_pipeline --size 2048x2048x100 --runs 5`, library B of the "
-                   "entry (d3cfd62)",
-        "notebook": "pipeline-h100-2026-11-24-median3d.md",
+        "title": "Host memory through the plane pipeline (GPU; one, two and four devices)",
+        "files": ["pipeline-h200x4-2026-11-29.json"],
+        "date": "2026-11-29", "device": "4 x H200 (one host, 64 cores)",
+        "data": "a synthetic u16 stack of random-walk texture, 2048 x 2048 x 200 (not the shared images)",
+        "command": "`fastmedian_bench_pipeline --size 2048x2048x200 --runs 5 --devices 4` (bda7e4c)",
+        "notebook": "pipeline-devices-h200x4-2026-11-29.md",
     },
 }
 
@@ -118,7 +117,7 @@ WITHOUT_JSON = [
     ("convolution (GPU)", "`bench/gpu/run_convolve.sh`", "docs/notebook/convolve-h100-2026-11-23.md", ""),
     ("several devices, Java arrays (GPU)", "`fastmedian_bench_pipeline --devices 2`, "
      "`bench/gpu/run_java_pipeline.sh`", "docs/notebook/pipeline-devices-java-2026-11-23.md",
-     "2 x H200; JSON in docs/notebook/, older than the pipeline table above"),
+     "Java arrays on 1 x H100; the devices' rows are older than the pipeline table above"),
     ("2D median on random walks (GPU)", "`--data walk`",
      "docs/notebook/data-dependence-h100-2026-11-24.md", "k = 21 and large windows only"),
     ("2D median (CPU)", "`bench/cpu/run.sh MACHINE`",
@@ -276,12 +275,20 @@ def policies_table(run: dict) -> list:
 def pipeline_table(run: dict) -> list:
     (name,) = run["files"]
     data = load(name)
-    lines = para(f"Transfer limit measured in the same run: {data['limit_gpix_per_s']} Gpix/s "
-                 f"(pinned upload {data['h2d_gb_per_s']} GB/s, download {data['d2h_gb_per_s']} "
-                 f"GB/s, both at once {data['both_gb_per_s']} GB/s).") + [""]
-    rows = [[r["case"], r["memory"], r["devices"], r["gpix_per_s"], r["fraction"]] for r in data["rows"]]
+    copy = data["host_copy_gb_per_s"]
+    lines = para(f"Transfer limit of one device measured in the same run: {data['limit_gpix_per_s']} "
+                 f"Gpix/s (pinned upload {data['h2d_gb_per_s']} GB/s, download {data['d2h_gb_per_s']} "
+                 f"GB/s, both at once {data['both_gb_per_s']} GB/s); each row's fraction is of the "
+                 f"limit of its devices at once, measured beside it. The host's copy rate (every "
+                 f"core, pageable to pageable, streaming stores): {copy} GB/s, so that pageable "
+                 f"memory, which the cores copy in and out, cannot pass "
+                 f"{float(copy) / 4:.3g} Gpix/s on any number of devices.") + [""]
+    one = {(r["case"], r["memory"]): r["gpix_per_s"] for r in data["rows"] if r["devices"] == "1"}
+    rows = [[r["case"], r["memory"], r["devices"], r["gpix_per_s"], r["fraction"],
+             f"{float(r['gpix_per_s']) / float(one[(r['case'], r['memory'])]):.2f}x"]
+            for r in data["rows"]]
     return lines + table(["case (u16)", "host memory", "devices", "Gpix/s (Gvox/s)",
-                          "fraction of the transfer limit"], rows)
+                          "fraction of the transfer limit", "over one device"], rows)
 
 
 def render() -> str:

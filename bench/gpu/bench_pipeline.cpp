@@ -12,9 +12,17 @@
 // pinned host buffers (cudaMallocHost) and from pageable ones (what a Java array or a TIFF read
 // into a std::vector is). Figures: the median of `runs` wall-clock times after a warm-up call,
 // as output Gpix/s and as a fraction of the transfer limit's Gpix/s. With several devices
-// (--devices N, default every one present) the medians run again spread over N devices, beside
-// the transfer limit of N devices at once and the speed-up over one.
+// (--devices N, default every one present) the medians run again spread over 2, 4, ... and N
+// devices, beside the transfer limit of those devices at once and the speed-up over one.
+//
+// Pageable memory is staged through pinned buffers by the CPU cores (plane_pipeline.cpp): every
+// pixel is copied twice by a core (in and out) besides the two DMA transfers, so the host's
+// memory, not the PCIe links, can bound it. The run measures that limit too: every core copying
+// the stack between two pageable buffers with streaming stores, as the staging does.
 #include <cuda_runtime_api.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +33,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "device_image.hpp"
@@ -126,6 +135,47 @@ Transfer transfer(const HostBytes& up, const HostBytes& down, int devices, int r
     return t;
 }
 
+
+// Copies n bytes as the staging does: streaming stores where the CPU has them.
+void stream_copy(char* dst, const char* src, std::size_t n) {
+#if defined(__x86_64__)
+    std::size_t i = 0;
+    for (; i < n && (reinterpret_cast<std::uintptr_t>(dst + i) & 15) != 0; ++i) dst[i] = src[i];
+    for (; i + 64 <= n; i += 64)
+        for (int j = 0; j < 64; j += 16)
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + j),
+                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + j)));
+    for (; i < n; ++i) dst[i] = src[i];
+    _mm_sfence();
+#else
+    std::memcpy(dst, src, n);
+#endif
+}
+
+// The host's copy rate (GB/s copied; each byte read once and written once): every core copying
+// its share of `from` into `to`, both pageable. The staged pipeline copies each pixel twice on
+// the host, so a u16 stack cannot pass copy / 4 Gpix/s from pageable memory on any number of
+// GPUs (less, since the DMA transfers use the same memory).
+double host_copy_gb_per_s(const HostBytes& from, const HostBytes& to, int runs) {
+    const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const auto* src = static_cast<const char*>(from.data);
+    auto* dst = static_cast<char*>(to.data);
+    const double ms = median_ms([&] {
+        std::vector<std::thread> pool;
+        const std::size_t share = (from.size / threads + 4095) / 4096 * 4096;
+        for (int t = 0; t < threads; ++t)
+            pool.emplace_back([&, t] {
+                const std::size_t a = std::min(from.size, share * t), b = std::min(from.size, a + share);
+                stream_copy(dst + a, src + a, b - a);
+            });
+        for (std::thread& t : pool) t.join();
+    }, runs);
+    const double gb = from.size / ms / 1e6;
+    std::printf("host copy, %d threads, pageable to pageable: %.1f GB/s -> staged limit %.2f Gpix/s\n",
+                threads, gb, gb / 4);
+    return gb;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -159,6 +209,7 @@ int main(int argc, char** argv) {
         const Transfer one = transfer(up, down, 1, runs);
         const double limit_gpix = pixels / one.both_ms / 1e6;
         std::vector<Row> rows;
+        double host_copy = 0;
         for (bool pinned : {true, false}) {
             HostBytes src(bytes, pinned), dst(bytes, pinned);
             std::mt19937 rng(1);
@@ -203,10 +254,12 @@ int main(int argc, char** argv) {
                 const std::string n = std::to_string(k);
                 rows.push_back({"median3d " + n + "x" + n + "x" + n, memory, 1, gpix, gpix / limit_gpix});
             }
-            if (devices > 1) {
-                std::vector<int> all;
-                for (int i = 0; i < devices; ++i) all.push_back(i);
-                filters(all, pixels / transfer(up, down, devices, runs).both_ms / 1e6);
+            if (!pinned) host_copy = host_copy_gb_per_s(src, dst, runs);
+            for (int n = 2; n / 2 < devices; n *= 2) {  // 2, 4, ... and every device
+                const int on = std::min(n, devices);
+                std::vector<int> some;
+                for (int i = 0; i < on; ++i) some.push_back(i);
+                filters(some, pixels / transfer(up, down, on, runs).both_ms / 1e6);
             }
             for (std::size_t i = first; i < rows.size(); ++i) {
                 std::printf("%-17s %-9s %d GPU %7.2f Gpix/s  %5.1f%% of the transfer limit",
@@ -224,7 +277,7 @@ int main(int argc, char** argv) {
             std::ofstream out(json);
             out << "{\"limit_gpix_per_s\": " << limit_gpix << ", \"h2d_gb_per_s\": " << one.h2d_gb_per_s
                 << ", \"d2h_gb_per_s\": " << one.d2h_gb_per_s << ", \"both_gb_per_s\": " << one.both_gb_per_s
-                << ", \"rows\": [\n";
+                << ", \"host_copy_gb_per_s\": " << host_copy << ", \"rows\": [\n";
             for (std::size_t i = 0; i < rows.size(); ++i)
                 out << "  {\"case\": \"" << rows[i].what << "\", \"memory\": \"" << rows[i].memory
                     << "\", \"devices\": " << rows[i].devices << ", \"gpix_per_s\": " << rows[i].gpix << ", \"fraction\": " << rows[i].fraction
