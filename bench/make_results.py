@@ -64,18 +64,19 @@ RUNS = {
     },
     "median3d": {
         "title": "3D median, four kinds of data (GPU, device-resident)",
-        "files": ["median3d-h200-2026-11-29-networks.json", "median3d-h200-2026-11-29-networks-cupy.json"],
+        "files": ["median3d-h200-2026-11-29-padded.json", "median3d-h200-2026-11-29-padded-cupy.json"],
         "date": "2026-11-29", "device": "H200",
         "data": "the shared bead stack (u8; u16 = value x 257, f32 = value / 255) mirror-tiled to "
                 "512 x 512 x 256, and from it f32 with fractions and full-range noise (f32: every "
                 "value distinct) (`bench/common/data_kinds.hpp`)",
         "command": "`BENCH_BUILD=build bash bench/gpu/run_median3d.sh` (an sm_90 build; 15 runs; "
-                   "CuPy 7 runs), main of 2026-11-29 with networks for every box k x k x kz and "
-                   "ellipsoid r, r, rz up to 7 and radius 3",
+                   "CuPy 7 runs), main of 2026-11-29 with tiled networks for every box k x k x kz "
+                   "and ellipsoid r, r, rz up to 7 and radius 3, and padded networks for other "
+                   "windows of up to 121 voxels",
         "notebook": "median3d-networks-h200-2026-11-29.md",
-        "later": "Windows outside those families (boxes whose x and y sides differ, ellipsoids of "
-                 "fractional radii) still take the GPU's generic selection, and on the CPU boxes "
-                 "7x7x7, 5x5x7, 7x7x5 and ellipsoid 3 slide a histogram (u8, u16) or sort (f32) "
+        "later": "Windows of more than 121 voxels outside the tiled families (box 9x5x3 here) "
+                 "take the GPU's radix selection, which CuPy matches on f32; the padded windows "
+                 "run below the tiled ones that contain them (ellipsoid 1.5 against box 3x3x3) "
                  "(issue 50).",
     },
     "separable": {

@@ -9,6 +9,7 @@ output Gvox/s.
 """
 import argparse
 import json
+import math
 import pathlib
 import sys
 
@@ -19,9 +20,10 @@ from dumped_inputs import dumped_inputs  # noqa: E402
 
 
 def ellipsoid(rx, ry, rz):
-    """ImageJ's ellipsoid of whole radii (tools/generators/windows.py), as a (z, y, x) footprint;
-    a radius 0 is one plane (or row) deep."""
-    z, y, x = np.mgrid[-rz:rz + 1, -ry:ry + 1, -rx:rx + 1]
+    """ImageJ's ellipsoid (semantics/footprint3d.cpp; radii whose squares floats hold exactly),
+    as a (z, y, x) footprint over ceil(r) each way; a radius 0 is one plane (or row) deep."""
+    vz, vy, vx = (math.ceil(r) for r in (rz, ry, rx))
+    z, y, x = np.mgrid[-vz:vz + 1, -vy:vy + 1, -vx:vx + 1]
 
     def term(v, r):
         return v * v * (1.0 / (r * r)) if r else np.zeros(v.shape)
@@ -36,7 +38,10 @@ WINDOWS = {"box 3x3x3": np.ones((3, 3, 3), bool), "box 5x5x5": np.ones((5, 5, 5)
            "ellipsoid r3": ellipsoid(3, 3, 3), "ellipsoid 2,2,3": ellipsoid(2, 2, 3),
            "box 5x5x1": np.ones((1, 5, 5), bool), "ellipsoid 2,2,0": ellipsoid(2, 2, 0),
            "ellipsoid 2,2,1": ellipsoid(2, 2, 1), "ellipsoid 3,3,1": ellipsoid(3, 3, 1),
-           "ellipsoid 3,3,2": ellipsoid(3, 3, 2)}
+           "ellipsoid 3,3,2": ellipsoid(3, 3, 2), "box 5x3x3": np.ones((3, 3, 5), bool),
+           "box 7x5x3": np.ones((3, 5, 7), bool), "box 3x3x9": np.ones((9, 3, 3), bool),
+           "box 9x5x3": np.ones((3, 5, 9), bool), "ellipsoid 1.5": ellipsoid(1.5, 1.5, 1.5),
+           "ellipsoid 2.5,2.5,1": ellipsoid(2.5, 2.5, 1)}
 
 
 def time_ms(call, runs):

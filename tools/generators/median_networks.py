@@ -1,6 +1,10 @@
 """Generates kernels/generated/median_networks.cuh (the CUDA kernels' networks): straight-line
 median selection networks, and the window masks they serve.
 
+Padded sizes: the 3D windows without a tiled network (median3d_padded.cu) gather their n keys
+and pad them to the next of PADDED_SIZES with as many keys below every key as above (n is odd
+for every centred window, so the pad is even), whose median is the window's.
+
 Masks: ImageJ's circles (RankFilters' "line radii") of radius 4 to 6, each as rows of centred
 runs; smaller circles use the sorted-column networks of median_column_networks.py and squares
 the tiled networks of median_tiled.py. For each pixel count n it runs Batcher's odd-even merge
@@ -20,6 +24,11 @@ from .windows import imagej_circle
 
 NAME = "median_networks"
 CIRCLE_RADII = (4, 4.5, 5, 5.5, 6)  # ImageJ masks of 57 to 121 pixels
+# Sizes the padded 3D kernel pads to: a window of n keys runs the first size >= n. The circles'
+# sizes, which the header holds anyway, and two smaller steps so that small windows pad little
+# (box 3x3x3 is 27 keys, box 5x3x3 45); 121 keys in registers is about as far as a thread goes
+# without spilling.
+PADDED_SIZES = (27, 45, 57, 69, 89, 97, 121)
 
 
 def masks():
@@ -68,7 +77,7 @@ def main(args, check):
         "// layout: 32-bit keys or packed u16x2) and the window masks they serve.",
         "#pragma once", "", "#include <cstdint>", "", "namespace fastmedian::kernels {", ""]
     all_masks = masks()
-    sizes = sorted({sum(2 * h + 1 for h in half) for _, half in all_masks})
+    sizes = sorted({sum(2 * h + 1 for h in half) for _, half in all_masks} | set(PADDED_SIZES))
     for n in sizes:
         ops, result = select_network(n)
         check_selection(n, ops, result)
@@ -82,6 +91,8 @@ def main(args, check):
         out.append(f"    {kw} constexpr (N == {n}) return median_of_{n}<L>(v);")
     out.append("    else static_assert(N < 0, \"no network for this many keys\");")
     out += ["}", ""]
+    out += ["// The sizes the padded 3D kernel pads a window's keys to, ascending.",
+            "constexpr int kPaddedSizes[] = {" + ", ".join(map(str, PADDED_SIZES)) + "};", ""]
     out.append(emit_masks(all_masks))
     out.append("}  // namespace fastmedian::kernels")
     text = "\n".join(out) + "\n"

@@ -9,6 +9,7 @@
 #include "cuda/cuda_util.hpp"
 #include "cuda/output_box_cuda.hpp"
 #include "cuda/plane_pipeline.hpp"
+#include "median3d_padded.cuh"
 #include "median3d_select.cuh"
 #include "median3d_tiled.cuh"
 #include "semantics/constant_value.hpp"
@@ -33,10 +34,22 @@ kernels::tiled3d::Launch tiled_launch(const Footprint3D& fp) {
                                         static_cast<int>(fp.half_width.size()));
 }
 
+// Calls launch(a, planes) for the output planes in launches of at most 65535 (grid.z), each
+// with a.first_plane set, and checks each launch.
+template <class Launch>
+void over_planes(kernels::VolumeArgs a, const char* what, Launch launch) {
+    constexpr int kMaxPlanesPerLaunch = 65535;  // grid.z
+    for (int z = 0; z < a.depth; z += kMaxPlanesPerLaunch) {
+        a.first_plane = z;
+        check_launch(launch(a, std::min(kMaxPlanesPerLaunch, a.depth - z)), what);
+    }
+}
+
 // Runs the 3D median on volumes already on the device (a.src, a.dst and their strides set):
-// the generated tiled network where one serves the window, else the generic selection over
-// `runs`, or when that is null over a table of its own (freed on return: cudaFree waits for
-// the kernels that read it).
+// the generated tiled network where one serves the window, else the padded networks for
+// windows of up to kMaxPaddedWindow voxels, else the generic selection over `runs`, or when
+// that is null over a table of its own (freed on return: cudaFree waits for the kernels that
+// read it).
 void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp, const WindowRuns* runs,
                    cudaStream_t stream) {
     const auto tiled = tiled_launch(fp);
@@ -44,16 +57,20 @@ void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp,
         const cudaError_t e = tiled(type, a, stream);
         if (e != cudaErrorInvalidConfiguration) return check_launch(e, "kernel launch (median3d, tiled)");
     }
+    if (kernels::median3d_padded_serves(type, static_cast<int>(fp.count), fp.radius_x, fp.radius_y,
+                                        fp.radius_z) &&
+        (a.height + 7) / 8 <= 65535)
+        return over_planes(a, "kernel launch (median3d, padded)", [&](const kernels::VolumeArgs& part, int planes) {
+            return kernels::launch_median3d_padded(type, part, planes, fp.half_width.data(), fp.radius_x,
+                                                   fp.radius_y, fp.radius_z, stream);
+        });
     std::optional<WindowRuns> own;
     if (runs == nullptr) runs = &own.emplace(fp, stream);
     const kernels::Runs3DWindow w{fp.radius_x, fp.radius_y, fp.radius_z,
                                   static_cast<int>(fp.rank()), static_cast<const int*>(runs->table.get())};
-    constexpr int kMaxPlanesPerLaunch = 65535;  // grid.z
-    for (int z = 0; z < a.depth; z += kMaxPlanesPerLaunch) {
-        a.first_plane = z;
-        const int planes = std::min(kMaxPlanesPerLaunch, a.depth - z);
-        check_launch(kernels::launch_median3d_select(type, a, planes, w, stream), "kernel launch (median3d)");
-    }
+    over_planes(a, "kernel launch (median3d)", [&](const kernels::VolumeArgs& part, int planes) {
+        return kernels::launch_median3d_select(type, part, planes, w, stream);
+    });
 }
 
 kernels::VolumeArgs volume_args(const ConstImageView& src, Border border, double cval) {
