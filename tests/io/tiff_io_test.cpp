@@ -187,7 +187,8 @@ TEST_F(TiffIo, ReplacesAnExistingFile) {
     const std::vector<std::uint8_t> a(12 * 10, 1), b(12 * 10, 2);
     tiff::write_tiff(path("out.tif"), view(a.data(), 12, 10));
     tiff::write_tiff(path("out.tif"), view(b.data(), 12, 10));
-    EXPECT_EQ(tiff::read_tiff(path("out.tif")).bytes, b);
+    const tiff::Stack back = tiff::read_tiff(path("out.tif"));
+    EXPECT_TRUE(std::equal(back.bytes.begin(), back.bytes.end(), b.begin(), b.end()));
     EXPECT_EQ(entries(), std::set<std::string>{"out.tif"});
 }
 

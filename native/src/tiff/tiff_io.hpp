@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fastmedian/image.hpp"
+#include "pixel_bytes.hpp"
 
 namespace fastmedian::tiff {
 
@@ -46,7 +47,7 @@ struct Stack {
     std::int64_t width = 0;
     std::int64_t height = 0;
     std::int64_t planes = 0;
-    std::vector<std::uint8_t> bytes;
+    PixelBytes bytes;
     Metadata metadata;
 
     Stack() = default;
@@ -95,8 +96,7 @@ public:
     const Metadata& metadata() const;
     // Appends the next `planes` planes to `bytes`, packed (whole pages: a multiple of 3 for
     // RGB); `progress` hears of the planes of this call read.
-    void read(std::int64_t planes, std::vector<std::uint8_t>& bytes,
-              const PlaneProgress& progress = {});
+    void read(std::int64_t planes, PixelBytes& bytes, const PlaneProgress& progress = {});
 
     struct Impl;
 

@@ -271,7 +271,7 @@ using DecodeFn = tmsize_t (*)(TIFF*, std::uint32_t, void*, tmsize_t);
 // attempt decodes about 1 MiB, each next one, again from the start, twice as many rows. So a
 // header that claims more pixels than the file holds fails before that memory is taken, for the
 // cost of decoding a strip larger than 1 MiB about twice. Whole rows: predictors need them.
-bool decode(TIFF* tif, DecodeFn read, std::uint32_t index, std::vector<std::uint8_t>& buf,
+bool decode(TIFF* tif, DecodeFn read, std::uint32_t index, PixelBytes& buf,
             std::size_t at, std::size_t rows, std::size_t row_bytes) {
     const std::size_t first = std::max<std::size_t>((std::size_t{1} << 20) / row_bytes, 1);
     for (std::size_t n = std::min(rows, std::max(first, (buf.size() - at) / row_bytes));;
@@ -290,7 +290,7 @@ std::size_t stored_row_bytes(const Layout& l) {
 
 // Appends the page's pixels to `bytes` as it stores them: its rows, or for RGB in planes
 // (PlanarConfig 2) the red plane's rows, then the green's, then the blue's.
-void read_strips(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes) {
+void read_strips(const TiffFile& f, const Layout& l, PixelBytes& bytes) {
     const std::size_t row_bytes = stored_row_bytes(l);
     std::uint32_t rows_per_strip = l.height;
     TIFFGetFieldDefaulted(f.get(), TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
@@ -305,14 +305,14 @@ void read_strips(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& 
         }
 }
 
-void read_tiles(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes) {
+void read_tiles(const TiffFile& f, const Layout& l, PixelBytes& bytes) {
     TIFF* tif = f.get();
     const std::size_t px = pixel_size(l.type) * (l.planar ? 1 : l.samples);
     std::uint32_t tile_w = 0, tile_h = 0;  // checked by page_layout
     TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_w);
     TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_h);
     const std::size_t tile_row = std::size_t{tile_w} * px, row_bytes = l.width * px;
-    std::vector<std::uint8_t> tile;  // grows to a whole tile while decoding the first
+    PixelBytes tile;  // grows to a whole tile while decoding the first
     for (std::uint16_t c = 0; c < (l.planar ? l.samples : 1u); ++c)
         for (std::uint32_t y0 = 0; y0 < l.height; y0 += tile_h) {
             const std::uint32_t rows = std::min(tile_h, l.height - y0);
@@ -344,10 +344,9 @@ void split_samples(const std::uint8_t* interleaved, std::size_t pixels, int samp
 
 // Appends the page to `bytes` as planes: its one plane, or an RGB page's three (red, green,
 // blue), split from interleaved pixels by way of `scratch`.
-void read_page(const TiffFile& f, const Layout& l, std::vector<std::uint8_t>& bytes,
-               std::vector<std::uint8_t>& scratch) {
+void read_page(const TiffFile& f, const Layout& l, PixelBytes& bytes, PixelBytes& scratch) {
     const bool interleaved = l.samples > 1 && !l.planar;
-    std::vector<std::uint8_t>& into = interleaved ? scratch : bytes;
+    PixelBytes& into = interleaved ? scratch : bytes;
     if (interleaved) scratch.clear();
     if (TIFFIsTiled(f.get())) read_tiles(f, l, into);
     else read_strips(f, l, into);
@@ -376,7 +375,7 @@ struct StackReader::Impl {
     StackHeader header;
     Metadata metadata;
     std::int64_t next = 0;  // the next plane to read
-    std::vector<std::uint8_t> scratch;
+    PixelBytes scratch;
 };
 
 StackReader::StackReader(const std::string& path) {
@@ -419,8 +418,7 @@ StackReader::~StackReader() = default;
 const StackHeader& StackReader::header() const { return impl_->header; }
 const Metadata& StackReader::metadata() const { return impl_->metadata; }
 
-void StackReader::read(std::int64_t planes, std::vector<std::uint8_t>& bytes,
-                       const PlaneProgress& progress) {
+void StackReader::read(std::int64_t planes, PixelBytes& bytes, const PlaneProgress& progress) {
     Impl& r = *impl_;
     const std::int64_t samples = r.first.samples;
     if (planes < 0 || planes % samples != 0 || planes > r.header.planes - r.next)
