@@ -72,12 +72,12 @@ RUNS = {
         "command": "`BENCH_BUILD=build bash bench/gpu/run_median3d.sh` (an sm_90 build; 15 runs; "
                    "CuPy 7 runs), main of 2026-11-29 with tiled networks for every box k x k x kz "
                    "and ellipsoid r, r, rz up to 7 and radius 3, and padded networks for other "
-                   "windows of up to 121 voxels",
+                   "windows of up to 169 voxels",
         "notebook": "median3d-networks-h200-2026-11-29.md",
-        "later": "Windows of more than 121 voxels outside the tiled families (box 9x5x3 here) "
-                 "take the GPU's radix selection, which CuPy matches on f32; the padded windows "
-                 "run below the tiled ones that contain them (ellipsoid 1.5 against box 3x3x3) "
-                 "(issue 50).",
+        "later": "Windows of more than 169 voxels outside the tiled families (box 9x5x5 here) "
+                 "take the GPU's radix selection, about CuPy's speed on f32 images; the padded "
+                 "windows run below the tiled ones that contain them (ellipsoid 1.5 against box "
+                 "3x3x3) (issue 50).",
     },
     "separable": {
         "title": "Separable median smoother (background, GPU, device-resident)",

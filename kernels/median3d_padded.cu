@@ -1,7 +1,7 @@
 #include "median3d_padded.cuh"
 
 #include <cstdint>
-#include <type_traits>
+#include <utility>
 
 #include "generated/median_networks.cuh"
 #include "median_lanes.cuh"
@@ -93,6 +93,21 @@ median3d_padded(const __grid_constant__ VolumeArgs a, const __grid_constant__ Pa
         if (x + i < a.width) out[x + i] = OrderKey<T>::from_key(lane_key<L>(m, i));
 }
 
+constexpr std::size_t kPaddedSizeCount = sizeof(kPaddedSizes) / sizeof(kPaddedSizes[0]);
+static_assert(kPaddedSizes[kPaddedSizeCount - 1] == kMaxPaddedWindow, "the largest padded size");
+
+template <class T, class L, std::size_t... I>
+void launch_padded(dim3 grid, std::size_t shared, cudaStream_t stream, const VolumeArgs& a,
+                   const PaddedWindow& w, std::index_sequence<I...>) {
+    // Launches the kernel of the first size at least w.count (the window has at most the last
+    // size's keys: median3d_padded_serves).
+    const bool launched = ((w.count <= kPaddedSizes[I] &&
+                            (median3d_padded<kPaddedSizes[I], T, L>
+                                 <<<grid, dim3(kThreadsX, kThreadsY), shared, stream>>>(a, w),
+                             true)) || ...);
+    (void)launched;
+}
+
 template <class T>
 cudaError_t launch(PixelType type, const VolumeArgs& a, int planes, const PaddedWindow& w,
                    cudaStream_t stream) {
@@ -102,18 +117,7 @@ cudaError_t launch(PixelType type, const VolumeArgs& a, int planes, const Padded
     if (grid.y > 65535 || grid.z > 65535) return cudaErrorInvalidConfiguration;
     const std::size_t shared = median3d_padded_shared_bytes(type, w.radius_x, w.radius_y, w.radius_z);
     // The first padded size that holds the window.
-    auto run = [&](auto size) {
-        median3d_padded<decltype(size)::value, T, L>
-            <<<grid, dim3(kThreadsX, kThreadsY), shared, stream>>>(a, w);
-    };
-    static_assert(sizeof(kPaddedSizes) / sizeof(int) == 7, "one case per padded size");
-    if (w.count <= kPaddedSizes[0]) run(std::integral_constant<int, kPaddedSizes[0]>{});
-    else if (w.count <= kPaddedSizes[1]) run(std::integral_constant<int, kPaddedSizes[1]>{});
-    else if (w.count <= kPaddedSizes[2]) run(std::integral_constant<int, kPaddedSizes[2]>{});
-    else if (w.count <= kPaddedSizes[3]) run(std::integral_constant<int, kPaddedSizes[3]>{});
-    else if (w.count <= kPaddedSizes[4]) run(std::integral_constant<int, kPaddedSizes[4]>{});
-    else if (w.count <= kPaddedSizes[5]) run(std::integral_constant<int, kPaddedSizes[5]>{});
-    else run(std::integral_constant<int, kPaddedSizes[6]>{});
+    launch_padded<T, L>(grid, shared, stream, a, w, std::make_index_sequence<kPaddedSizeCount>{});
     return cudaGetLastError();
 }
 

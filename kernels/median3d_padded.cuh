@@ -17,7 +17,7 @@
 
 namespace fastmedian::kernels {
 
-constexpr int kMaxPaddedWindow = 121;  // the largest of kPaddedSizes
+constexpr int kMaxPaddedWindow = 169;  // the largest of kPaddedSizes
 
 // Shared memory a block of the padded kernel takes for a window of these radii on `type`.
 std::size_t median3d_padded_shared_bytes(PixelType type, int radius_x, int radius_y, int radius_z);

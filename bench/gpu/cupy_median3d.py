@@ -41,7 +41,7 @@ WINDOWS = {"box 3x3x3": np.ones((3, 3, 3), bool), "box 5x5x5": np.ones((5, 5, 5)
            "ellipsoid 3,3,2": ellipsoid(3, 3, 2), "box 5x3x3": np.ones((3, 3, 5), bool),
            "box 7x5x3": np.ones((3, 5, 7), bool), "box 3x3x9": np.ones((9, 3, 3), bool),
            "box 9x5x3": np.ones((3, 5, 9), bool), "ellipsoid 1.5": ellipsoid(1.5, 1.5, 1.5),
-           "ellipsoid 2.5,2.5,1": ellipsoid(2.5, 2.5, 1)}
+           "ellipsoid 2.5,2.5,1": ellipsoid(2.5, 2.5, 1), "box 9x5x5": np.ones((5, 5, 9), bool)}
 
 
 def time_ms(call, runs):

@@ -1,6 +1,6 @@
 // The CUDA 3D median gives the CPU reference's bits: the tiled networks (boxes k x k x kz,
 // ellipsoids r, r, rz, for k, kz in 3, 5, 7, r in 1, 2, 3, rz in 0..3), the padded networks
-// (other windows of up to 121 voxels), the generic selection and the 2D paths (other windows one plane deep), on random volumes, ties, float specials, odd
+// (other windows of up to 169 voxels), the generic selection and the 2D paths (other windows one plane deep), on random volumes, ties, float specials, odd
 // sizes, padded strides, every border; host volumes go in bands of rows, many of them when the
 // device memory allowed is small (device views: test_cuda_device_views.cpp).
 // Skipped without a GPU.
@@ -86,10 +86,10 @@ TEST_F(CudaMedian3D, RandomEveryTypeBorderAndWindow) {
 }
 
 TEST_F(CudaMedian3D, WindowsWithoutATiledNetworkOnPaddedNetworks) {
-    // Windows with no tiled network and at most 121 voxels pad their keys to the next median
-    // network (27, 45, 57, 69, 89, 97 or 121 keys; median3d_padded.cu): counts at and between
-    // those sizes, ellipsoids of fractional and unequal radii, a window deep in z; box 9x5x3
-    // (135 voxels) and 1x1x61 (a staged box over 48 KB) take the radix selection. Volumes
+    // Windows with no tiled network and at most 169 voxels pad their keys to the next median
+    // network (27, 45, 57, 69, 89, 97, 121, 145 or 169 keys; median3d_padded.cu): counts at and
+    // between those sizes, ellipsoids of fractional and unequal radii, a window deep in z; box
+    // 9x5x5 (225 voxels) and 1x1x61 (a staged box over 48 KB) take the radix selection. Volumes
     // over several blocks each way (64 or 32 columns, 8 rows a block), ties, float specials.
     const fm::Window3D windows[] = {
         fm::Window3D::box(1, 1, 3),   fm::Window3D::box(3, 1, 3),         fm::Window3D::ellipsoid(1.5),
@@ -97,7 +97,8 @@ TEST_F(CudaMedian3D, WindowsWithoutATiledNetworkOnPaddedNetworks) {
         fm::Window3D::box(7, 3, 3),   fm::Window3D::box(3, 7, 3),         fm::Window3D::box(5, 3, 5),
         fm::Window3D::box(9, 3, 3),   fm::Window3D::ellipsoid(2.5, 2.5, 1), fm::Window3D::box(7, 5, 3),
         fm::Window3D::box(3, 3, 13),  fm::Window3D::box(11, 1, 11),       fm::Window3D::ellipsoid(3, 2, 1.5),
-        fm::Window3D::box(9, 5, 3),   fm::Window3D::box(1, 1, 61)};
+        fm::Window3D::box(9, 5, 3),   fm::Window3D::box(11, 5, 3),        fm::Window3D::box(13, 1, 13),
+        fm::Window3D::box(9, 5, 5),   fm::Window3D::box(1, 1, 61)};
     std::uint32_t seed = 1200;
     for (fm::PixelType t : kAllTypes)
         for (fm::Border b : kAllBorders)

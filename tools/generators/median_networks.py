@@ -25,10 +25,10 @@ from .windows import imagej_circle
 NAME = "median_networks"
 CIRCLE_RADII = (4, 4.5, 5, 5.5, 6)  # ImageJ masks of 57 to 121 pixels
 # Sizes the padded 3D kernel pads to: a window of n keys runs the first size >= n. The circles'
-# sizes, which the header holds anyway, and two smaller steps so that small windows pad little
-# (box 3x3x3 is 27 keys, box 5x3x3 45); 121 keys in registers is about as far as a thread goes
-# without spilling.
-PADDED_SIZES = (27, 45, 57, 69, 89, 97, 121)
+# sizes, which the header holds anyway, two smaller steps so that small windows pad little (box
+# 3x3x3 is 27 keys, box 5x3x3 45) and two larger ones; at 169 keys a thread takes 229 registers
+# (u16, sm_90) without spilling, near the 255 it may have.
+PADDED_SIZES = (27, 45, 57, 69, 89, 97, 121, 145, 169)
 
 
 def masks():
