@@ -95,8 +95,8 @@ int main(int argc, char** argv) try {
             std::memcpy(static_cast<void*>(&out), &in, sizeof out);
             out.data = dst.data();
             for (const auto& w : windows) {
-                if (!args.windows.empty() && args.windows.find("," + std::string(w.name) + ",") == std::string::npos)
-                    continue;
+                const std::string name = "," + std::string(w.name) + ",";
+                if (!args.windows.empty() && args.windows.find(name) == std::string::npos) continue;
                 fm::Median3DOptions options;
                 options.backend = fm::Backend::cpu;
                 options.window = w.window;

@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
         {"ellipsoid 2,2,0", fm::Window3D::ellipsoid(2, 2, 0)}, {"box 5x3x3", fm::Window3D::box(5, 3, 3)},
         {"box 7x5x3", fm::Window3D::box(7, 5, 3)},     {"box 3x3x9", fm::Window3D::box(3, 3, 9)},
         {"box 9x5x3", fm::Window3D::box(9, 5, 3)},     {"ellipsoid 1.5", fm::Window3D::ellipsoid(1.5)},
-        {"ellipsoid 2.5,2.5,1", fm::Window3D::ellipsoid(2.5, 2.5, 1)}, {"box 9x5x5", fm::Window3D::box(9, 5, 5)}};
+        {"ellipsoid 2.5,2.5,1", fm::Window3D::ellipsoid(2.5, 2.5, 1)},
+        {"box 9x5x5", fm::Window3D::box(9, 5, 5)}};
     try {
         if (fm::cuda_devices().empty())
             throw std::runtime_error("no CUDA device: " + fm::cuda_unavailable_reason());

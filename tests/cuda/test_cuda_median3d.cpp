@@ -1,8 +1,9 @@
 // The CUDA 3D median gives the CPU reference's bits: the tiled networks (boxes k x k x kz,
 // ellipsoids r, r, rz, for k, kz in 3, 5, 7, r in 1, 2, 3, rz in 0..3), the padded networks
-// (other windows of up to 169 voxels), the generic selection and the 2D paths (other windows one plane deep), on random volumes, ties, float specials, odd
-// sizes, padded strides, every border; host volumes go in bands of rows, many of them when the
-// device memory allowed is small (device views: test_cuda_device_views.cpp).
+// (other windows of up to 169 voxels), the generic selection and the 2D paths (other windows
+// one plane deep), on random volumes, ties, float specials, odd sizes, padded strides, every
+// border; host volumes go in bands of rows, many of them when the device memory allowed is
+// small (device views: test_cuda_device_views.cpp).
 // Skipped without a GPU.
 #include <gtest/gtest.h>
 
@@ -93,7 +94,7 @@ TEST_F(CudaMedian3D, WindowsWithoutATiledNetworkOnPaddedNetworks) {
     // over several blocks each way (64 or 32 columns, 8 rows a block), ties, float specials.
     const fm::Window3D windows[] = {
         fm::Window3D::box(1, 1, 3),   fm::Window3D::box(3, 1, 3),         fm::Window3D::ellipsoid(1.5),
-        fm::Window3D::box(5, 3, 3),   fm::Window3D::box(1, 3, 15),        fm::Window3D::ellipsoid(1.5, 1.5, 1),
+        fm::Window3D::box(5, 3, 3),   fm::Window3D::box(1, 3, 15),      fm::Window3D::ellipsoid(1.5, 1.5, 1),
         fm::Window3D::box(7, 3, 3),   fm::Window3D::box(3, 7, 3),         fm::Window3D::box(5, 3, 5),
         fm::Window3D::box(9, 3, 3),   fm::Window3D::ellipsoid(2.5, 2.5, 1), fm::Window3D::box(7, 5, 3),
         fm::Window3D::box(3, 3, 13),  fm::Window3D::box(11, 1, 11),       fm::Window3D::ellipsoid(3, 2, 1.5),

@@ -252,7 +252,8 @@ void median3d_ranked_f32(const ConstImageView& src, const ImageView& dst, const 
         for (int p = 0; p < w.planes; ++p)
             for (std::int64_t t = 0; t < in_rows; ++t) {
                 const std::int64_t sz = w.zs[z + p], sy = w.ys[y0 + t];
-                const float* row = sz < 0 || sy < 0 ? nullptr : reinterpret_cast<const float*>(src.row(sz, sy));
+                const float* row =
+                    sz < 0 || sy < 0 ? nullptr : reinterpret_cast<const float*>(src.row(sz, sy));
                 std::uint32_t* k = keys.data() + (p * in_rows + t) * padded;
                 for (std::int64_t c = 0; c < padded; ++c) {
                     const std::int64_t sx = w.xs[x0 + c];

@@ -60,10 +60,11 @@ void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp,
     if (kernels::median3d_padded_serves(type, static_cast<int>(fp.count), fp.radius_x, fp.radius_y,
                                         fp.radius_z) &&
         (a.height + 7) / 8 <= 65535)
-        return over_planes(a, "kernel launch (median3d, padded)", [&](const kernels::VolumeArgs& part, int planes) {
-            return kernels::launch_median3d_padded(type, part, planes, fp.half_width.data(), fp.radius_x,
-                                                   fp.radius_y, fp.radius_z, stream);
-        });
+        return over_planes(a, "kernel launch (median3d, padded)",
+                           [&](const kernels::VolumeArgs& part, int planes) {
+                               return kernels::launch_median3d_padded(type, part, planes, fp.half_width.data(),
+                                                                      fp.radius_x, fp.radius_y, fp.radius_z, stream);
+                           });
     std::optional<WindowRuns> own;
     if (runs == nullptr) runs = &own.emplace(fp, stream);
     const kernels::Runs3DWindow w{fp.radius_x, fp.radius_y, fp.radius_z,
