@@ -161,6 +161,19 @@ struct WindowRows3D {
         flat.radius_y = static_cast<int>(flat.half_width.size()) / 2;
         flat.count = fp.count;
     }
+    // k[c] = the key of input plane zs[zi], row ys[yi], column xs[x0 + c], for c in [0, n): the
+    // constant's key outside the volume.
+    template <class T>
+    void key_row(std::uint32_t* k, const ConstImageView& src, std::int64_t zi, std::int64_t yi,
+                 std::int64_t x0, std::int64_t n, std::uint32_t outside) const {
+        const std::int64_t sz = zs[zi], sy = ys[yi];
+        const T* row = sz < 0 || sy < 0 ? nullptr : reinterpret_cast<const T*>(src.row(sz, sy));
+        for (std::int64_t c = 0; c < n; ++c) {
+            const std::int64_t sx = xs[x0 + c];
+            k[c] = row == nullptr || sx < 0 ? outside : OrderKey<T>::to_key(row[sx]);
+        }
+    }
+
     std::vector<std::int64_t> xs, ys, zs;
     int rows, planes;
     std::vector<int> filled;
@@ -186,12 +199,8 @@ void median3d_typed(const ConstImageView& src, const ImageView& dst, const Footp
         for (int dz = -fp.radius_z; dz <= fp.radius_z; ++dz)
             for (int dy = -fp.radius_y; dy <= fp.radius_y; ++dy) {
                 if (fp.half(dz, dy) < 0) continue;
-                const std::int64_t sz = w.zs[z + dz + fp.radius_z], sy = w.ys[y + dy + fp.radius_y];
-                const T* row = sz < 0 || sy < 0 ? nullptr
-                                                : reinterpret_cast<const T*>(src.row(sz, sy));
-                std::uint32_t* k = keys.data() + ((dz + fp.radius_z) * rows + dy + fp.radius_y) * padded;
-                for (std::int64_t c = 0; c < padded; ++c)
-                    k[c] = row == nullptr || w.xs[c] < 0 ? outside : OrderKey<T>::to_key(row[w.xs[c]]);
+                w.key_row<T>(keys.data() + ((dz + fp.radius_z) * rows + dy + fp.radius_y) * padded, src,
+                             z + dz + fp.radius_z, y + dy + fp.radius_y, 0, padded, outside);
             }
         T* out = reinterpret_cast<T*>(dst.row(z, y));
         if constexpr (!std::is_same_v<T, float>) {
@@ -251,14 +260,8 @@ void median3d_ranked_f32(const ConstImageView& src, const ImageView& dst, const 
         std::vector<const std::uint32_t*> key_rows;
         for (int p = 0; p < w.planes; ++p)
             for (std::int64_t t = 0; t < in_rows; ++t) {
-                const std::int64_t sz = w.zs[z + p], sy = w.ys[y0 + t];
-                const float* row =
-                    sz < 0 || sy < 0 ? nullptr : reinterpret_cast<const float*>(src.row(sz, sy));
                 std::uint32_t* k = keys.data() + (p * in_rows + t) * padded;
-                for (std::int64_t c = 0; c < padded; ++c) {
-                    const std::int64_t sx = w.xs[x0 + c];
-                    k[c] = row == nullptr || sx < 0 ? outside : OrderKey<float>::to_key(row[sx]);
-                }
+                w.key_row<float>(k, src, z + p, y0 + t, x0, padded, outside);
                 key_rows.push_back(k);
             }
         RankedKeys ranked;
