@@ -14,6 +14,7 @@ namespace fastmedian::kernels {
 namespace {
 
 constexpr int kThreadsX = 32, kThreadsY = 8, kThreads = kThreadsX * kThreadsY;
+constexpr unsigned kMaxGridY = 65535, kMaxGridZ = 65535;
 constexpr std::size_t kSharedBytes = 48 * 1024;
 
 // The window as the kernel reads it, passed by value: the staged box's shape and where each
@@ -25,16 +26,22 @@ struct PaddedWindow {
     int offsets[kMaxPaddedWindow];
 };
 
-int lanes_of(PixelType type) { return type == PixelType::f32 ? 1 : 2; }
-
-std::size_t staged_key_bytes(PixelType type) { return type == PixelType::f32 ? 4 : 2; }
-
-// The staged box of a block: columns, rows, planes.
+// The staged box of a block of T: columns, rows, planes.
 struct Box {
     int cols, rows, planes;
 };
-Box box_of(PixelType type, int radius_x, int radius_y, int radius_z) {
-    return {kThreadsX * lanes_of(type) + 2 * radius_x, kThreadsY + 2 * radius_y, 2 * radius_z + 1};
+template <class T>
+Box box_of(int radius_x, int radius_y, int radius_z) {
+    return {kThreadsX * LanesFor<T>::type::kCols + 2 * radius_x, kThreadsY + 2 * radius_y, 2 * radius_z + 1};
+}
+
+// The shared memory of a block of T: each staged row's source, each staged column's, the keys.
+template <class T>
+std::size_t shared_bytes(int radius_x, int radius_y, int radius_z) {
+    const Box b = box_of<T>(radius_x, radius_y, radius_z);
+    const std::size_t rows = static_cast<std::size_t>(b.rows) * b.planes;
+    return rows * sizeof(std::int64_t) + static_cast<std::size_t>(b.cols) * sizeof(int) +
+           rows * b.cols * sizeof(typename StagedKey<T>::type);
 }
 
 // N: the padded size; the window has w.count <= N keys.
@@ -108,37 +115,11 @@ void launch_padded(dim3 grid, std::size_t shared, cudaStream_t stream, const Vol
     (void)launched;
 }
 
+// The window's offsets in the staged box of a block of T (w.count counts all its keys, also past
+// kMaxPaddedWindow, where only the first are kept).
 template <class T>
-cudaError_t launch(PixelType type, const VolumeArgs& a, int planes, const PaddedWindow& w,
-                   cudaStream_t stream) {
-    using L = typename LanesFor<T>::type;
-    const dim3 grid((a.width + kThreadsX * L::kCols - 1) / (kThreadsX * L::kCols),
-                    (a.height + kThreadsY - 1) / kThreadsY, planes);
-    if (grid.y > 65535 || grid.z > 65535) return cudaErrorInvalidConfiguration;
-    const std::size_t shared = median3d_padded_shared_bytes(type, w.radius_x, w.radius_y, w.radius_z);
-    // The first padded size that holds the window.
-    launch_padded<T, L>(grid, shared, stream, a, w, std::make_index_sequence<kPaddedSizeCount>{});
-    return cudaGetLastError();
-}
-
-}  // namespace
-
-std::size_t median3d_padded_shared_bytes(PixelType type, int radius_x, int radius_y, int radius_z) {
-    const Box b = box_of(type, radius_x, radius_y, radius_z);
-    const std::size_t rows = static_cast<std::size_t>(b.rows) * b.planes;
-    return rows * sizeof(std::int64_t) + static_cast<std::size_t>(b.cols) * sizeof(int) +
-           rows * b.cols * staged_key_bytes(type);
-}
-
-bool median3d_padded_serves(PixelType type, int count, int radius_x, int radius_y, int radius_z) {
-    return count <= kMaxPaddedWindow &&
-           median3d_padded_shared_bytes(type, radius_x, radius_y, radius_z) <= kSharedBytes;
-}
-
-cudaError_t launch_median3d_padded(PixelType type, const VolumeArgs& volume, int planes,
-                                   const int* half_width, int radius_x, int radius_y,
-                                   int radius_z, cudaStream_t stream) {
-    const Box b = box_of(type, radius_x, radius_y, radius_z);
+PaddedWindow padded_window(const int* half_width, int radius_x, int radius_y, int radius_z) {
+    const Box b = box_of<T>(radius_x, radius_y, radius_z);
     PaddedWindow w{};
     w.radius_x = radius_x;
     w.radius_y = radius_y;
@@ -150,15 +131,57 @@ cudaError_t launch_median3d_padded(PixelType type, const VolumeArgs& volume, int
         for (int dy = -radius_y; dy <= radius_y; ++dy) {
             const int h = half_width[(dz + radius_z) * rows + dy + radius_y];
             for (int dx = -h; dx <= h; ++dx) {
-                if (w.count == kMaxPaddedWindow) return cudaErrorInvalidValue;
-                w.offsets[w.count++] = ((dz + radius_z) * b.rows + dy + radius_y) * b.cols + dx + radius_x;
+                if (w.count < kMaxPaddedWindow)
+                    w.offsets[w.count] = ((dz + radius_z) * b.rows + dy + radius_y) * b.cols + dx + radius_x;
+                ++w.count;
             }
         }
-    if (w.count % 2 == 0) return cudaErrorInvalidValue;  // a centred window's count is odd
+    return w;
+}
+
+template <class T>
+cudaError_t launch(const VolumeArgs& a, int planes, const int* half_width, int radius_x, int radius_y,
+                   int radius_z, cudaStream_t stream) {
+    const PaddedWindow w = padded_window<T>(half_width, radius_x, radius_y, radius_z);
+    // More keys than the largest padded size, or an even count (a centred window's is odd).
+    if (w.count > kMaxPaddedWindow || w.count % 2 == 0) return cudaErrorInvalidValue;
+    using L = typename LanesFor<T>::type;
+    const dim3 grid((a.width + kThreadsX * L::kCols - 1) / (kThreadsX * L::kCols),
+                    (a.height + kThreadsY - 1) / kThreadsY, planes);
+    if (grid.y > kMaxGridY || grid.z > kMaxGridZ) return cudaErrorInvalidConfiguration;
+    // The first padded size that holds the window.
+    launch_padded<T, L>(grid, shared_bytes<T>(radius_x, radius_y, radius_z), stream, a, w,
+                        std::make_index_sequence<kPaddedSizeCount>{});
+    return cudaGetLastError();
+}
+
+}  // namespace
+
+std::size_t median3d_padded_shared_bytes(PixelType type, int radius_x, int radius_y, int radius_z) {
     switch (type) {
-        case PixelType::u8: return launch<std::uint8_t>(type, volume, planes, w, stream);
-        case PixelType::u16: return launch<std::uint16_t>(type, volume, planes, w, stream);
-        case PixelType::f32: return launch<float>(type, volume, planes, w, stream);
+        case PixelType::u8: return shared_bytes<std::uint8_t>(radius_x, radius_y, radius_z);
+        case PixelType::u16: return shared_bytes<std::uint16_t>(radius_x, radius_y, radius_z);
+        case PixelType::f32: return shared_bytes<float>(radius_x, radius_y, radius_z);
+    }
+    return 0;
+}
+
+bool median3d_padded_serves(PixelType type, int count, int radius_x, int radius_y, int radius_z, int height) {
+    return count <= kMaxPaddedWindow &&
+           median3d_padded_shared_bytes(type, radius_x, radius_y, radius_z) <= kSharedBytes &&
+           static_cast<unsigned>((height + kThreadsY - 1) / kThreadsY) <= kMaxGridY;
+}
+
+cudaError_t launch_median3d_padded(PixelType type, const VolumeArgs& volume, int planes,
+                                   const int* half_width, int radius_x, int radius_y,
+                                   int radius_z, cudaStream_t stream) {
+    switch (type) {
+        case PixelType::u8:
+            return launch<std::uint8_t>(volume, planes, half_width, radius_x, radius_y, radius_z, stream);
+        case PixelType::u16:
+            return launch<std::uint16_t>(volume, planes, half_width, radius_x, radius_y, radius_z, stream);
+        case PixelType::f32:
+            return launch<float>(volume, planes, half_width, radius_x, radius_y, radius_z, stream);
     }
     return cudaErrorInvalidValue;
 }

@@ -22,10 +22,10 @@ constexpr int kMaxPaddedWindow = 169;  // the largest of kPaddedSizes
 // Shared memory a block of the padded kernel takes for a window of these radii on `type`.
 std::size_t median3d_padded_shared_bytes(PixelType type, int radius_x, int radius_y, int radius_z);
 
-// Whether the padded kernel serves a window of `count` voxels and these radii on `type`: at
-// most kMaxPaddedWindow voxels, and a block's staged box within the 48 KB every GPU gives a
-// block without asking.
-bool median3d_padded_serves(PixelType type, int count, int radius_x, int radius_y, int radius_z);
+// Whether the padded kernel serves a window of `count` voxels and these radii on `type` over
+// planes `height` rows high: at most kMaxPaddedWindow voxels, a block's staged box within the
+// 48 KB every GPU gives a block without asking, and no more blocks down a plane than a grid has.
+bool median3d_padded_serves(PixelType type, int count, int radius_x, int radius_y, int radius_z, int height);
 
 // Output planes [first_plane, first_plane + planes) of the volume. half_width: the window's
 // runs as Runs3DWindow's table, in host memory; the window must be one the kernel serves.

@@ -58,8 +58,7 @@ void launch_volume(kernels::VolumeArgs a, PixelType type, const Footprint3D& fp,
         if (e != cudaErrorInvalidConfiguration) return check_launch(e, "kernel launch (median3d, tiled)");
     }
     if (kernels::median3d_padded_serves(type, static_cast<int>(fp.count), fp.radius_x, fp.radius_y,
-                                        fp.radius_z) &&
-        (a.height + 7) / 8 <= 65535)
+                                        fp.radius_z, a.height))
         return over_planes(a, "kernel launch (median3d, padded)",
                            [&](const kernels::VolumeArgs& part, int planes) {
                                return kernels::launch_median3d_padded(type, part, planes, fp.half_width.data(),
