@@ -29,6 +29,13 @@ struct MedianPolicy {
     int tiled_max_square_u8;    // larger u8 squares: the sliding histograms
 };
 
+// The sliding medians' blocks, which keep a sorted window a thread in shared memory: past
+// these bytes a block runs fewer threads (each family also checks what the GPU allows).
+struct SlidingPolicy {
+    std::size_t separable_windows;  // a block's windows in the separable median's passes (median_1d.cu)
+    std::size_t temporal_windows;   // a block's windows in the temporal median (cuda/temporal_cuda.cpp)
+};
+
 // An architecture's policy; gpu_policies.cpp says for each entry which GPUs it serves and
 // which benchmark run its crossovers come from.
 struct GpuPolicy {
@@ -36,6 +43,7 @@ struct GpuPolicy {
     int arch;          // 10 * major + minor of the oldest GPU it serves
     GpuLimits limits;
     MedianPolicy median;
+    SlidingPolicy sliding;
 };
 
 // The table, oldest architecture first.

@@ -6,6 +6,7 @@
 
 #include "device_sms.cuh"
 #include "generated/median_column_tiles.cuh"
+#include "gpu_policy.hpp"
 #include "median_lanes.cuh"
 #include "semantics/border_index.hpp"
 #include "semantics/order_key.hpp"
@@ -24,8 +25,6 @@ constexpr int kAhead = 4;
 // The medians of this many rows gather in a shared tile before the warp writes them out
 // transposed: a store then writes 32 pixels of one output row, not one pixel of 32 rows.
 constexpr int kTileRows = 32;
-// A block's sorted windows take at most this much shared memory.
-constexpr std::size_t kMaxSortedShared = 100 * 1024;
 // A warp's tile of medians: kTileRows rows of the warp's 32 x cols pixels, padded by a word
 // so that lane l reading row l finds it in a bank of its own.
 template <class T, int cols = 1>
@@ -387,10 +386,11 @@ cudaError_t launch_bands(Kernel kernel, int threads, int block_columns, std::siz
 }
 
 // How median_columns runs a Window: blocks of 128 threads, fewer where their windows would take
-// more than kMaxSortedShared (k = 1023 f32 takes 32) or than the GPU allows a block. Where even
-// 32 threads' windows do not fit (f32 past k = 741 on the 99 KB of RTX cards), the windows go
-// to device memory the caller gives (LineArgs::windows): blocks of 128 threads, at most
-// kGlobalThreads threads' windows at once, which bounds that memory (64 MiB at k = 1023 f32).
+// more than the policy's share (SlidingPolicy: k = 1023 f32 takes 32 threads in 100 KB) or than
+// the GPU allows a block. Where even 32 threads' windows do not fit (f32 past k = 741 on the
+// 99 KB of RTX cards), the windows go to device memory the caller gives (LineArgs::windows):
+// blocks of 128 threads, at most kGlobalThreads threads' windows at once, which bounds that
+// memory (64 MiB at k = 1023 f32).
 struct ColumnsPlan {
     int threads;
     std::size_t shared;
@@ -409,7 +409,8 @@ ColumnsPlan plan_columns(const LineArgs& a) {
     };
     int threads = 128;
     while (threads > 32 &&
-           (window_bytes * threads > kMaxSortedShared || !shared_fits(kernel, shared_of(threads, true))))
+           (window_bytes * threads > active_policy().sliding.separable_windows ||
+            !shared_fits(kernel, shared_of(threads, true))))
         threads /= 2;
     if (shared_fits(kernel, shared_of(threads, true))) return {threads, shared_of(threads, true), 0, 0};
     const int across = (a.width + 127) / 128;

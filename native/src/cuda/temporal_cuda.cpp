@@ -19,18 +19,16 @@ namespace fastmedian::detail {
 
 namespace {
 
-constexpr std::size_t kDefaultSharedBytes = 48 * 1024;
-
 int type_index(PixelType type) { return static_cast<int>(type); }
 
 // Windows of up to 10 frames: networks. Longer: the sliding median with its windows in shared
-// memory, as many pixels per block as 48 KB hold (at least 32, up to what the GPU's policy
-// allows a block), else read from the frames.
+// memory, as many pixels per block as the policy's share holds (SlidingPolicy; at least 32, up
+// to what the GPU's policy allows a block), else read from the frames.
 cudaError_t launch_temporal(const kernels::TemporalArgs& a, PixelType type, cudaStream_t stream) {
     if (a.window <= 10) return kernels::launch_temporal_network(a, type_index(type), stream);
     const std::size_t column = std::size_t(a.window) * pixel_size(type);
     for (int threads : {256, 128, 64})
-        if (column * threads <= kDefaultSharedBytes)
+        if (column * threads <= kernels::active_policy().sliding.temporal_windows)
             return kernels::launch_temporal_sliding(a, type_index(type), threads, true, stream);
     const bool shared = column * 32 <= kernels::active_shared_per_block();
     return kernels::launch_temporal_sliding(a, type_index(type), shared ? 32 : 128, shared, stream);
