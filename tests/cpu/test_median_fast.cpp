@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fastmedian/fastmedian.hpp"
+#include "support/cpu_threads.hpp"
 #include "support/test_images.hpp"
 
 namespace fm = fastmedian;
@@ -166,6 +167,36 @@ TEST(MedianFast, ConstantTimeRankedSquaresAcrossBlocksAndStrips) {
             if (c.type == fm::PixelType::f32) fmtest::add_specials(src, seed, 0.02);
             expect_matches_reference(src, fm::Window::square(c.k), b, 1.0);
         }
+}
+
+// u16 and f32 squares whose blocks hold more than 512 x k distinct keys (and at most 2^16) take
+// Huang's histogram over 4 output rows at once (RowGroupHistogram). Against the reference on
+// images of several blocks whose row counts leave groups of 1 to 3 rows, every border: full-range
+// noise (f32 with NaN, infinities and signed zeros), and a ramp across the row plus noise, whose
+// median walks over many coarse bins from one pixel to the next.
+TEST(MedianFast, RowGroupHistogramOnManyDistinctKeys) {
+    // One thread, so that bands (two a thread) are tall enough for blocks of that many keys.
+    const fmtest::CpuThreads one_thread(1);
+    std::uint32_t seed = 2800;
+    for (fm::PixelType t : {fm::PixelType::u16, fm::PixelType::f32})
+        for (int k : {21, 31})
+            for (int variant = 0; variant < 2; ++variant)
+                for (fm::Border b : kAllBorders) {
+                    if (k == 31 && b != fm::Border::reflect && b != fm::Border::constant) continue;
+                    Stack src(t, k == 21 ? 150 : 230, 181);
+                    fmtest::fill_random(src, seed++);
+                    std::mt19937 rng(seed);
+                    for (std::int64_t y = 0; y < src.height && variant == 1; ++y)
+                        for (std::int64_t x = 0; x < src.width; ++x) {
+                            const auto ramp = static_cast<std::uint32_t>(x * 431 + y * 37 + rng() % 4000);
+                            if (t == fm::PixelType::f32)
+                                src.at<float>(0, y, x) = static_cast<float>(ramp) * 0.37f;
+                            else
+                                src.at<std::uint16_t>(0, y, x) = static_cast<std::uint16_t>(ramp);
+                        }
+                    if (t == fm::PixelType::f32) fmtest::add_specials(src, seed, 0.02);
+                    expect_matches_reference(src, fm::Window::square(k), b, 1234.0);
+                }
 }
 
 // Windows too large for the reference in a test: the u8 constant-time path against the same

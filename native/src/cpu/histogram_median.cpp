@@ -360,6 +360,187 @@ private:
     std::vector<std::int64_t> at_;
 };
 
+// Huang's sliding histogram for squares over ranks, kGroupRows output rows at once: the rows
+// that all their windows share are counted once (histogram 0), and each output row keeps the
+// rest of its window (k x (kGroupRows - 1) keys) apart, so a step right moves about
+// 2 k / kGroupRows + 2 (kGroupRows - 1) keys a pixel where Huang's moves 2 k. The counts are
+// 16-bit (windows to 255 x 255) on two levels (coarse bins of 2^shift ranks). Every histogram
+// also counts its keys below one coarse bin t shared by the group, so a median is walked from
+// t (moved to the middle row's median after each step) and found in its coarse bin by sums of
+// 16 fine bins from the nearer end. On many distinct keys the fine counts live in L2, and the
+// cost is the number of keys moved: so on full-range noise at k = 65 the group runs about
+// twice Huang's speed (bench/cpu/results-build-2core.md).
+class RowGroupHistogram {
+public:
+    static constexpr int kGroupRows = 4;
+
+    // Ranks in [0, levels), levels <= 2^16; `counts` is left zero as it is found.
+    RowGroupHistogram(std::uint32_t levels, int k, std::vector<std::uint16_t>& counts)
+        : shift_(sqrt_shift(levels)), coarse_bins_(static_cast<int>(((levels - 1) >> shift_) + 1)),
+          k_(k),
+          rank_(static_cast<std::uint32_t>(k) * static_cast<std::uint32_t>(k) / 2),
+          fine_size_(static_cast<std::size_t>(coarse_bins_) << shift_),
+          stride_(fine_size_ + static_cast<std::size_t>(coarse_bins_) + 1) {
+        const std::size_t need = stride_ * (kGroupRows + 1);
+        if (counts.size() < need) counts.resize(need, 0);
+        for (int h = 0; h <= kGroupRows; ++h) {
+            fine_[h] = counts.data() + h * stride_;
+            coarse_[h] = fine_[h] + fine_size_;
+        }
+    }
+
+    // The medians of `rows` output rows of `width` pixels; rank row r (input row r of the
+    // block) at ranks[r * in_width].
+    template <class K>
+    void run(const RankedKeys& ranked, std::int64_t in_width, std::int64_t width, int rows, K* out,
+             std::int64_t out_stride) {
+        const std::uint32_t* ranks = ranked.ranks.data();
+        for (int y = 0; y < rows; y += kGroupRows) {
+            const int n = std::min(kGroupRows, rows - y);
+            // Histogram 0: input rows [y + n - 1, y + k); 1 + i: output row y + i's others,
+            // rows [y + i, y + n - 1) above and [y + k, y + k + i) below.
+            RowSpans spans{};
+            spans.first[0] = y + n - 1;
+            spans.last[0] = y + k_;
+            for (int i = 0; i < n; ++i) {
+                spans.first[1 + i] = y + i;
+                spans.last[1 + i] = y + n - 1;
+                spans.below_first[1 + i] = y + k_;
+                spans.below_last[1 + i] = y + k_ + i;
+            }
+            t_ = 0;
+            below_.fill(0);
+            whole_window(ranks, in_width, spans, n, 0, 1);
+            for (std::int64_t x = 0; x < width; ++x) {
+                if (x > 0) step(ranks, in_width, spans, n, x);
+                std::uint32_t middle = 0;
+                for (int i = 0; i < n; ++i) {
+                    const std::uint32_t r = select(1 + i);
+                    out[(y + i) * out_stride + x] = static_cast<K>(ranked.keys[r]);
+                    if (i == n / 2) middle = r;
+                }
+                move_to(middle >> shift_, n);
+            }
+            whole_window(ranks, in_width, spans, n, width - 1, -1);
+        }
+    }
+
+private:
+    // Input rows [first, last) and [below_first, below_last) of each histogram.
+    struct RowSpans {
+        std::array<int, kGroupRows + 1> first, last, below_first, below_last;
+    };
+
+    template <class F>
+    static void each_row(const RowSpans& s, int h, F&& f) {
+        for (int r = s.first[h]; r < s.last[h]; ++r) f(r);
+        for (int r = s.below_first[h]; r < s.below_last[h]; ++r) f(r);
+    }
+
+    // Adds (by = 1) or removes (by = -1) every key of the windows at output column x.
+    void whole_window(const std::uint32_t* ranks, std::int64_t in_width, const RowSpans& s, int n,
+                      std::int64_t x, int by) {
+        for (int h = 0; h <= n; ++h) {
+            std::uint16_t* fine = fine_[h];
+            std::uint16_t* coarse = coarse_[h];
+            std::uint32_t below = below_[h];
+            each_row(s, h, [&](int r) {
+                const std::uint32_t* row = ranks + r * in_width + x;
+                for (int p = 0; p < k_; ++p) {
+                    const std::uint32_t v = row[p];
+                    fine[v] = static_cast<std::uint16_t>(fine[v] + by);
+                    coarse[v >> shift_] = static_cast<std::uint16_t>(coarse[v >> shift_] + by);
+                    below += static_cast<std::uint32_t>(by) * ((v >> shift_) < t_);
+                }
+            });
+            below_[h] = below;
+        }
+    }
+
+    // The windows move from output column x - 1 to x.
+    void step(const std::uint32_t* ranks, std::int64_t in_width, const RowSpans& s, int n, std::int64_t x) {
+        const std::uint32_t t = t_;
+        const int shift = shift_;
+        for (int h = 0; h <= n; ++h) {
+            std::uint16_t* __restrict fine = fine_[h];
+            std::uint16_t* __restrict coarse = coarse_[h];
+            std::uint32_t below = below_[h];
+            each_row(s, h, [&](int r) {
+                const std::uint32_t* row = ranks + r * in_width + x;
+                const std::uint32_t a = row[-1], b = row[k_ - 1];
+                --fine[a];
+                --coarse[a >> shift];
+                below -= (a >> shift) < t;
+                ++fine[b];
+                ++coarse[b >> shift];
+                below += (b >> shift) < t;
+            });
+            below_[h] = below;
+        }
+    }
+
+    // The median of histogram 0 with histogram h: the coarse bin walked from t, then the rank in
+    // it by sums of 16 fine bins from the nearer end.
+    std::uint32_t select(int h) const {
+        const std::uint16_t *c0 = coarse_[0], *ch = coarse_[h];
+        std::uint32_t bin = t_, below = below_[0] + below_[h];
+        while (below > rank_) {
+            --bin;
+            below -= c0[bin] + ch[bin];
+        }
+        while (below + c0[bin] + ch[bin] <= rank_) {
+            below += c0[bin] + ch[bin];
+            ++bin;
+        }
+        const std::uint32_t first = bin << shift_, in_bin = c0[bin] + ch[bin], need = rank_ - below;
+        const std::uint16_t *f0 = fine_[0] + first, *fh = fine_[h] + first;
+        std::uint32_t passed = 0;
+        if (need < in_bin / 2) {
+            std::uint32_t m = 0;
+            for (std::uint32_t s; passed + (s = sum16(f0 + m, fh + m)) <= need; m += 16) passed += s;
+            while (passed + f0[m] + fh[m] <= need) {
+                passed += f0[m] + fh[m];
+                ++m;
+            }
+            return first + m;
+        }
+        const std::uint32_t above = in_bin - 1 - need;  // keys of the bin above the median
+        std::uint32_t m = 1u << shift_;
+        for (std::uint32_t s; passed + (s = sum16(f0 + m - 16, fh + m - 16)) <= above; m -= 16) passed += s;
+        while (passed + f0[m - 1] + fh[m - 1] <= above) {
+            --m;
+            passed += f0[m] + fh[m];
+        }
+        return first + m - 1;
+    }
+
+    // The counts of 16 bins of two histograms (a window's: below 2^16 in all).
+    static std::uint32_t sum16(const std::uint16_t* __restrict a, const std::uint16_t* __restrict b) {
+        std::uint16_t s[8];
+        for (int j = 0; j < 8; ++j) s[j] = static_cast<std::uint16_t>(a[j] + a[j + 8] + b[j] + b[j + 8]);
+        std::uint32_t sum = 0;
+        for (int j = 0; j < 8; ++j) sum += s[j];
+        return sum;
+    }
+
+    // Moves the shared bin t to `bin`, keeping every histogram's count of keys below it.
+    void move_to(std::uint32_t bin, int n) {
+        for (; t_ < bin; ++t_)
+            for (int h = 0; h <= n; ++h) below_[h] += coarse_[h][t_];
+        while (t_ > bin) {
+            --t_;
+            for (int h = 0; h <= n; ++h) below_[h] -= coarse_[h][t_];
+        }
+    }
+
+    int shift_, coarse_bins_, k_;
+    std::uint32_t rank_;
+    std::size_t fine_size_, stride_;
+    std::array<std::uint16_t*, kGroupRows + 1> fine_{}, coarse_{};
+    std::uint32_t t_ = 0;
+    std::array<std::uint32_t, kGroupRows + 1> below_{};
+};
+
 // Squares whose window counts fit the 16-bit bins (to 255 x 255).
 bool constant_time(const Footprint& fp) { return fp.square() && fp.count <= 65535; }
 
@@ -383,6 +564,10 @@ constexpr std::uint32_t kConstantTimeMaxLevels = 65536;
 // would hold 21 MiB on every thread (at k = 129, 12.6 MiB).
 constexpr std::int64_t kConstantTimeMaxCountsBytes = std::int64_t{16} << 20;
 
+// Up to this many distinct keys in a block the other squares take RowGroupHistogram (its
+// histograms, 2 bytes a key, stay within a core's L2 cache), above it Huang's.
+constexpr std::uint32_t kRowGroupMaxLevels = 65536;
+
 // The median over the ranks of the block's keys.
 template <class K>
 void median_over_ranks(const KeyBlock<K>& b, const Footprint& fp, HistogramScratch& s) {
@@ -395,6 +580,11 @@ void median_over_ranks(const KeyBlock<K>& b, const Footprint& fp, HistogramScrat
     if (constant_time(fp) && levels <= std::min(kConstantTimeLevelsPerK * k, kConstantTimeMaxLevels) &&
         ConstantTimeRanks::least_counts_bytes(levels, fp.radius_x) <= kConstantTimeMaxCountsBytes) {
         ConstantTimeRanks(ranked, in_width, b.width, b.rows, fp, s.counts).run(b.out, b.out_stride);
+        return;
+    }
+    if (constant_time(fp) && levels <= kRowGroupMaxLevels) {
+        RowGroupHistogram(levels, static_cast<int>(k), s.row_group)
+            .run(ranked, in_width, b.width, b.rows, b.out, b.out_stride);
         return;
     }
     std::vector<const std::uint32_t*> rank_rows(static_cast<std::size_t>(in_rows));

@@ -21,6 +21,7 @@ namespace fastmedian::detail {
 struct HistogramScratch {
     RankedKeys ranked;
     std::vector<std::uint8_t> counts;
+    std::vector<std::uint16_t> row_group;
 };
 
 template <class K>
