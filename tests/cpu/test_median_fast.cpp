@@ -199,6 +199,21 @@ TEST(MedianFast, RowGroupHistogramOnManyDistinctKeys) {
                 }
 }
 
+// Float squares whose blocks hold more than 2^16 distinct keys go in strips of columns that each
+// hold at most that many, ranked on their own (one thread, k = 21: blocks of 84 rows whose 104 x
+// 720 input keys are nearly all distinct; strips of 610 outputs, so 700 columns leave a partial
+// one). Against the reference with NaN, infinities and signed zeros.
+TEST(MedianFast, RowGroupHistogramInStripsOfColumns) {
+    const fmtest::CpuThreads one_thread(1);
+    std::uint32_t seed = 2900;
+    for (fm::Border b : {fm::Border::reflect, fm::Border::constant, fm::Border::wrap}) {
+        Stack src(fm::PixelType::f32, 700, 200);
+        fmtest::fill_random(src, seed++);
+        fmtest::add_specials(src, seed, 0.01);
+        expect_matches_reference(src, fm::Window::square(21), b, -2.5);
+    }
+}
+
 // Windows too large for the reference in a test: the u8 constant-time path against the same
 // pixels as u16 (the constant-time path over ranks, code of its own), and against u16 pixels
 // of 256 x the u8 value plus a random low byte, whose medians' high bytes must be the u8

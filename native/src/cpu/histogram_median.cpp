@@ -368,10 +368,12 @@ private:
 // also counts its keys below one coarse bin t shared by the group, so a median is walked from
 // t (moved to the middle row's median after each step) and found in its coarse bin by sums of
 // 16 fine bins from the nearer end. On many distinct keys the fine counts live in L2, and the
-// cost is the number of keys moved: so on full-range noise at k = 65 the group runs about
-// twice Huang's speed (bench/cpu/results-build-2core.md).
+// cost is the number of keys moved: on full-range noise the group runs 1.6x (k = 21) to 2.2x
+// (k = 65) Huang's speed.
 class RowGroupHistogram {
 public:
+    // More rows save more shared keys but add each row's own and its histogram; 4 was the
+    // fastest from k = 21 to 65 (docs/notebook/tuning-figures-from-comments.md).
     static constexpr int kGroupRows = 4;
 
     // Ranks in [0, levels), levels <= 2^16; `counts` is left zero as it is found.
@@ -568,6 +570,26 @@ constexpr std::int64_t kConstantTimeMaxCountsBytes = std::int64_t{16} << 20;
 // histograms, 2 bytes a key, stay within a core's L2 cache), above it Huang's.
 constexpr std::uint32_t kRowGroupMaxLevels = 65536;
 
+// Squares on blocks of more distinct keys than RowGroupHistogram counts (float noise): strips of
+// output columns whose input holds at most kRowGroupMaxLevels keys, each ranked on its own,
+// where such strips are at least as wide as the window (else the block keeps Huang's). The
+// strips rank their overlap again, but their histograms stay in L2.
+template <class K>
+bool row_group_strips(const KeyBlock<K>& b, const Footprint& fp, HistogramScratch& s) {
+    const int in_rows = b.rows + 2 * fp.radius_y, k = 2 * fp.radius_x + 1;
+    const std::int64_t strip = kRowGroupMaxLevels / in_rows - 2 * fp.radius_x;
+    if (strip < k) return false;
+    std::vector<const K*> rows(static_cast<std::size_t>(in_rows));
+    for (std::int64_t x0 = 0; x0 < b.width; x0 += strip) {
+        const std::int64_t width = std::min(strip, b.width - x0), in_width = width + 2 * fp.radius_x;
+        for (int r = 0; r < in_rows; ++r) rows[r] = b.in[r] + x0;
+        rank_keys(rows.data(), in_width, in_rows, s.ranked);
+        RowGroupHistogram(static_cast<std::uint32_t>(s.ranked.keys.size()), k, s.row_group)
+            .run(s.ranked, in_width, width, b.rows, b.out + x0, b.out_stride);
+    }
+    return true;
+}
+
 // The median over the ranks of the block's keys.
 template <class K>
 void median_over_ranks(const KeyBlock<K>& b, const Footprint& fp, HistogramScratch& s) {
@@ -587,6 +609,7 @@ void median_over_ranks(const KeyBlock<K>& b, const Footprint& fp, HistogramScrat
             .run(ranked, in_width, b.width, b.rows, b.out, b.out_stride);
         return;
     }
+    if (constant_time(fp) && row_group_strips(b, fp, s)) return;
     std::vector<const std::uint32_t*> rank_rows(static_cast<std::size_t>(in_rows));
     for (int r = 0; r < in_rows; ++r) rank_rows[r] = ranked.ranks.data() + r * in_width;
     huang(rank_rows.data(), b.out, b.out_stride, b.width, b.rows, fp, levels, sqrt_shift(levels));
