@@ -150,7 +150,9 @@ TEST(MedianFast, ConstantTimeU8SquaresAcrossBlocks) {
 // column) fit 1 MiB. Against the reference on images of 2 to 5 blocks, every border: few keys
 // (one strip), and enough keys for strips of 64 to 173 outputs (2^13 u16 levels at k = 31,
 // 2^14 at k = 65, f32 keys of 5000 levels with NaN, infinities and signed zeros at k = 31).
+// One thread, so that the bands (two a thread) hold several blocks.
 TEST(MedianFast, ConstantTimeRankedSquaresAcrossBlocksAndStrips) {
+    const fmtest::CpuThreads one_thread(1);
     struct Case {
         fm::PixelType type;
         int k, levels;
@@ -199,6 +201,21 @@ TEST(MedianFast, RowGroupHistogramOnManyDistinctKeys) {
                 }
 }
 
+// Mostly NaN (ordered above +Inf) with many distinct other keys: the row groups serve the blocks
+// and the median often sits in the last coarse bin of the ranks, which may be partial.
+TEST(MedianFast, RowGroupHistogramWithTheMedianInTheLastCoarseBin) {
+    const fmtest::CpuThreads one_thread(1);
+    std::mt19937 rng(2950);
+    for (fm::Border b : {fm::Border::replicate, fm::Border::constant}) {
+        Stack src(fm::PixelType::f32, 400, 181);
+        for (std::int64_t y = 0; y < src.height; ++y)
+            for (std::int64_t x = 0; x < src.width; ++x)
+                src.at<float>(0, y, x) = rng() % 10 < 6 ? std::numeric_limits<float>::quiet_NaN()
+                                                        : static_cast<float>(rng() % 1000000) * 0.125f;
+        expect_matches_reference(src, fm::Window::square(21), b, 7.0);
+    }
+}
+
 // Float squares whose blocks hold more than 2^16 distinct keys go in strips of columns that each
 // hold at most that many, ranked on their own (one thread, k = 21: blocks of 84 rows whose 104 x
 // 720 input keys are nearly all distinct; strips of 610 outputs, so 700 columns leave a partial
@@ -219,9 +236,11 @@ TEST(MedianFast, RowGroupHistogramInStripsOfColumns) {
 // of 256 x the u8 value plus a random low byte, whose medians' high bytes must be the u8
 // medians (the median commutes with the order-keeping map to the high byte). On random u8
 // pixels those hold more than 512 x 65 distinct keys in a block of 256 rows, so at k = 65
-// Huang's sliding histogram serves that block. Up to 255 x 255, the largest whose counts fit
-// the 16-bit bins, and a ramp down the rows that moves the median across coarse bins.
+// the row groups (RowGroupHistogram) serve that block. Up to 255 x 255, the largest whose
+// counts fit the 16-bit bins, and a ramp down the rows that moves the median across coarse
+// bins. One thread, so that the bands hold blocks of 256 rows.
 TEST(MedianFast, ConstantTimeU8SquaresEqualTheU16Paths) {
+    const fmtest::CpuThreads one_thread(1);
     std::uint32_t seed = 2600;
     for (fm::Border b : kAllBorders)
         for (int k : {65, 255})
