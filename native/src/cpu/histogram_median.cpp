@@ -378,16 +378,15 @@ public:
 
     // Ranks in [0, levels), levels <= 2^16; `counts` is left zero as it is found.
     RowGroupHistogram(std::uint32_t levels, int k, std::vector<std::uint16_t>& counts)
-        : shift_(sqrt_shift(levels)), coarse_bins_(static_cast<int>(((levels - 1) >> shift_) + 1)),
-          k_(k),
-          rank_(static_cast<std::uint32_t>(k) * static_cast<std::uint32_t>(k) / 2),
-          fine_size_(static_cast<std::size_t>(coarse_bins_) << shift_),
-          stride_(fine_size_ + static_cast<std::size_t>(coarse_bins_) + 1) {
-        const std::size_t need = stride_ * (kGroupRows + 1);
-        if (counts.size() < need) counts.resize(need, 0);
+        : shift_(sqrt_shift(levels)), k_(k),
+          rank_(static_cast<std::uint32_t>(k) * static_cast<std::uint32_t>(k) / 2) {
+        // Each histogram: its fine counts over whole coarse bins, then its coarse counts.
+        const std::size_t coarse_bins = ((levels - 1) >> shift_) + 1, fine_size = coarse_bins << shift_;
+        const std::size_t stride = fine_size + coarse_bins + 1;
+        if (counts.size() < stride * (kGroupRows + 1)) counts.resize(stride * (kGroupRows + 1), 0);
         for (int h = 0; h <= kGroupRows; ++h) {
-            fine_[h] = counts.data() + h * stride_;
-            coarse_[h] = fine_[h] + fine_size_;
+            fine_[h] = counts.data() + h * stride;
+            coarse_[h] = fine_[h] + fine_size;
         }
     }
 
@@ -535,9 +534,8 @@ private:
         }
     }
 
-    int shift_, coarse_bins_, k_;
+    int shift_, k_;
     std::uint32_t rank_;
-    std::size_t fine_size_, stride_;
     std::array<std::uint16_t*, kGroupRows + 1> fine_{}, coarse_{};
     std::uint32_t t_ = 0;
     std::array<std::uint32_t, kGroupRows + 1> below_{};
