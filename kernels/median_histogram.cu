@@ -407,11 +407,12 @@ __device__ __forceinline__ Found find_rank(const Bins& h, int t) {
 // output's four lanes alone would hold the warp up eight times as long; measured in
 // docs/notebook/large-windows-h100-2026-11-23.md).
 // Keys that are dense ranks (median_ranks.cuh) come with `ranked`: {distinct values, the
-// constant border's rank}.
+// constant border's rank, nonzero where the plane takes the tile ranks instead}.
 template <bool kSquare, int kFineBits>
 __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_constant__ PlanesArgs a,
                                                                  const __grid_constant__ ColumnsWindow w,
                                                                  const std::uint32_t* ranked, int band) {
+    if (ranked != nullptr && ranked[2] != 0) return;
     extern __shared__ unsigned shared[];
     constexpr int kFine = 1 << kFineBits;
     using Coarse = typename U16Bins<kFineBits>::Coarse;

@@ -40,9 +40,9 @@ FM_HD int rank_group_shift(std::uint32_t count) {
 
 cudaError_t launch_median_histogram_u8(const PlanesArgs& planes, const ColumnsWindow& window,
                                        cudaStream_t stream);
-// `ranked` (device memory, or nullptr): {distinct values, rank of the constant border's value}
-// for keys that are dense ranks (or groups of them, median_ranks.cuh); the kernel reads the
-// border's key from there.
+// `ranked` (device memory, or nullptr): {distinct values, rank of the constant border's value,
+// nonzero to do nothing} for keys that are dense ranks (or groups of them, median_ranks.cuh);
+// the kernel reads the border's key from there.
 cudaError_t launch_median_histogram_u16(const PlanesArgs& planes, const ColumnsWindow& window,
                                         cudaStream_t stream, const std::uint32_t* ranked = nullptr);
 

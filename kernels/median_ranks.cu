@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "median_bisect.cuh"
+#include "median_tile_ranks.cuh"
 #include "semantics/order_key.hpp"
 
 namespace fastmedian::kernels {
@@ -17,9 +18,12 @@ namespace {
 
 constexpr std::size_t kAlign = 256;
 constexpr int kValueWords = 65536 / 32;  // the u16 bitmap
+// u16 planes of at most this many values keep the dense ranks where the tile ranks could take
+// them (launch_median_ranked_or_tiles_u16).
+constexpr unsigned kFewValues = 2048;
 
 // The scratch of one plane, carved in this order: info = {distinct values D, rank of the
-// constant border's value}; the values by rank (as order keys); the plane's ranks and the
+// constant border's value, nonzero where the plane takes the tile ranks instead}; the values by rank (as order keys); the plane's ranks and the
 // median's ranks (rows `pitch` bytes apart); then u16: the rank of each value and the bitmap of
 // the values present; f32: the keys, a second buffer for sorting them, and CUB's storage.
 struct Layout {
@@ -62,7 +66,7 @@ Layout carve(char* base, int width, int height) {
     };
     const auto n = static_cast<std::size_t>(f32_keys(width, height));
     l.pitch = (std::int64_t{width} * 2 + 127) / 128 * 128;
-    l.info = reinterpret_cast<std::uint32_t*>(take(2 * sizeof(std::uint32_t)));
+    l.info = reinterpret_cast<std::uint32_t*>(take(3 * sizeof(std::uint32_t)));
     // Every distinct key of an f32 plane, however many.
     l.values = reinterpret_cast<std::uint32_t*>(take((kF32 ? n : 65536) * sizeof(std::uint32_t)));
     l.ranks = reinterpret_cast<std::uint16_t*>(take(static_cast<std::size_t>(l.pitch) * height));
@@ -99,9 +103,10 @@ __global__ void mark_u16(const __grid_constant__ PlanesArgs a, std::uint32_t* pr
         if (bits[i] != 0) atomicOr(&present[i], bits[i]);
 }
 
-// Numbers the marked values in order: rank_of[value], values[rank], and info[0] = D.
+// Numbers the marked values in order: rank_of[value], values[rank], info[0] = D, and info[2]
+// = whether D is more than `most` (the tile ranks take the plane).
 __global__ void __launch_bounds__(1024) number_u16(const std::uint32_t* present, std::uint16_t* rank_of,
-                                                   std::uint32_t* values, std::uint32_t* info) {
+                                                   std::uint32_t* values, std::uint32_t* info, unsigned most) {
     using Scan = cub::BlockScan<unsigned, 1024>;
     __shared__ typename Scan::TempStorage scan;
     std::uint64_t bits = std::uint64_t{present[2 * threadIdx.x + 1]} << 32 | present[2 * threadIdx.x];
@@ -112,7 +117,10 @@ __global__ void __launch_bounds__(1024) number_u16(const std::uint32_t* present,
         rank_of[v] = static_cast<std::uint16_t>(rank);
         values[rank++] = v;
     }
-    if (threadIdx.x == 0) info[0] = total;
+    if (threadIdx.x == 0) {
+        info[0] = total;
+        info[2] = total > most;
+    }
 }
 
 // The order keys of an f32 plane, row after row, and the border's key after them.
@@ -148,6 +156,7 @@ struct RankOfF32 {
 // values, their groups (rank_group_shift).
 template <class T, class RankOf>
 __global__ void to_ranks(const __grid_constant__ PlanesArgs a, Layout l, RankOf rank_of) {
+    if (l.info[2] != 0) return;
     const unsigned count = l.info[0];
     const int shift = rank_group_shift(count);
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -163,7 +172,7 @@ __global__ void to_ranks(const __grid_constant__ PlanesArgs a, Layout l, RankOf 
 // The median's values from its ranks, into the caller's plane (groups of ranks: median_refine_f32).
 template <class T>
 __global__ void from_ranks(const __grid_constant__ PlanesArgs a, Layout l) {
-    if (l.info[0] > kMaxRanks) return;
+    if (l.info[0] > kMaxRanks || l.info[2] != 0) return;
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= a.width) return;
     for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += gridDim.y * blockDim.y) {
@@ -172,9 +181,11 @@ __global__ void from_ranks(const __grid_constant__ PlanesArgs a, Layout l) {
     }
 }
 
+// `tiles`: scratch for the tile ranks, which take u16 planes of more than kFewValues values
+// (nullptr: none do).
 template <class T>
 cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, const RunsWindow* fallback, void* scratch,
-                   cudaStream_t stream) {
+                   void* tiles, cudaStream_t stream) {
     const Layout l = carve<T>(static_cast<char*>(scratch), a.width, a.height);
     const dim3 block(32, 8);
     const dim3 grid((a.width + 31) / 32, std::min((a.height + 7) / 8, 65535));
@@ -192,7 +203,8 @@ cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, const RunsWindow
         plane.src = static_cast<const char*>(a.src) + z * a.src_plane_stride;
         plane.dst = static_cast<char*>(a.dst) + z * a.dst_plane_stride;
         plane.planes = 1;
-        cudaError_t e = cudaSuccess;
+        cudaError_t e = cudaMemsetAsync(l.info, 0, 3 * sizeof(std::uint32_t), stream);
+        if (e != cudaSuccess) return e;
         if constexpr (std::is_same_v<T, float>) {
             keys_f32<<<grid, block, 0, stream>>>(plane, l.keys);
             const int n = static_cast<int>(f32_keys(a.width, a.height));
@@ -209,7 +221,12 @@ cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, const RunsWindow
             if (e != cudaSuccess) return e;
             const dim3 marks(std::min((a.width + 255) / 256, 16), std::min(a.height, 64));
             mark_u16<<<marks, 256, 0, stream>>>(plane, l.present);
-            number_u16<<<1, 1024, 0, stream>>>(l.present, l.rank_of, l.values, l.info);
+            number_u16<<<1, 1024, 0, stream>>>(l.present, l.rank_of, l.values, l.info,
+                                               tiles != nullptr ? kFewValues : kMaxRanks);
+            if (tiles != nullptr) {
+                e = launch_median_tile_ranks_u16(plane, w, tiles, stream, l.info + 2);
+                if (e != cudaSuccess) return e;
+            }
             to_ranks<std::uint16_t><<<grid, block, 0, stream>>>(plane, l, RankOfU16{l.rank_of});
         }
         e = launch_median_histogram_u16(ranks, w, stream, l.info);
@@ -237,12 +254,23 @@ std::size_t ranked_scratch_bytes_f32(int width, int height) {
 
 cudaError_t launch_median_ranked_u16(const PlanesArgs& a, const ColumnsWindow& w, void* scratch,
                                      cudaStream_t stream) {
-    return launch<std::uint16_t>(a, w, nullptr, scratch, stream);
+    return launch<std::uint16_t>(a, w, nullptr, scratch, nullptr, stream);
+}
+
+std::size_t ranked_or_tiles_scratch_bytes_u16(const ColumnsWindow& w, int width, int height) {
+    return (ranked_scratch_bytes_u16(width, height) + kAlign - 1) / kAlign * kAlign +
+           tile_ranks_scratch_bytes(sizeof(std::uint16_t), w, width, height);
+}
+
+cudaError_t launch_median_ranked_or_tiles_u16(const PlanesArgs& a, const ColumnsWindow& w, void* scratch,
+                                              cudaStream_t stream) {
+    const std::size_t ranked = (ranked_scratch_bytes_u16(a.width, a.height) + kAlign - 1) / kAlign * kAlign;
+    return launch<std::uint16_t>(a, w, nullptr, scratch, static_cast<char*>(scratch) + ranked, stream);
 }
 
 cudaError_t launch_median_ranked_f32(const PlanesArgs& a, const ColumnsWindow& w, const RunsWindow& fallback,
                                      void* scratch, cudaStream_t stream) {
-    return launch<float>(a, w, &fallback, scratch, stream);
+    return launch<float>(a, w, &fallback, scratch, nullptr, stream);
 }
 
 }  // namespace fastmedian::kernels

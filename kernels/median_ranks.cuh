@@ -29,6 +29,15 @@ std::size_t ranked_scratch_bytes_f32(int width, int height);
 // `fallback` is the window as rows, for median_refine (planes of more than kMaxRanks values).
 cudaError_t launch_median_ranked_u16(const PlanesArgs& planes, const ColumnsWindow& window,
                                      void* scratch, cudaStream_t stream);
+// Wide windows on u16 planes: the dense ranks where a plane has at most 2048 distinct values
+// (its median then moves over at most 4 coarse bins of the histogram, and rebuilds are rare), the
+// tile ranks (median_tile_ranks.cuh) where it has more. Both are enqueued; each does nothing
+// where the other serves, so that the choice, made on the device, waits for nothing. On the
+// H200, k = 65: the shared 16-bit image (1712 values) 5.35 Gpix/s on the dense ranks, 3.1 on
+// the tile ranks; full-range noise 0.63 and 3.1 (docs/notebook/tile-ranks-h200-2026-11-30.md).
+std::size_t ranked_or_tiles_scratch_bytes_u16(const ColumnsWindow& window, int width, int height);
+cudaError_t launch_median_ranked_or_tiles_u16(const PlanesArgs& planes, const ColumnsWindow& window, void* scratch,
+                                              cudaStream_t stream);
 cudaError_t launch_median_ranked_f32(const PlanesArgs& planes, const ColumnsWindow& window,
                                      const RunsWindow& fallback, void* scratch, cudaStream_t stream);
 

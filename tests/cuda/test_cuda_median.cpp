@@ -2,6 +2,7 @@
 // specials, odd sizes, padded strides, every border and window. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -47,6 +48,24 @@ protected:
         ASSERT_EQ(info.backend, fm::Backend::cuda);
         EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << what;
         EXPECT_EQ(src.bytes, before) << what << ": input changed";
+    }
+
+    // The same against the CPU backend (itself checked against the reference in the CPU
+    // tests), for windows whose reference sort would take minutes.
+    static void expect_cuda_equals_cpu_backend(Stack& src, fm::Window w, fm::Border b, double cval,
+                                               const std::string& what) {
+        Stack cpu(src.type, src.width, src.height, src.planes, 1, 0);
+        Stack gpu(src.type, src.width, src.height, src.planes, 5, 3);
+        std::fill(gpu.bytes.begin(), gpu.bytes.end(), 0x5A);
+        fm::MedianOptions o;
+        o.window = w;
+        o.border = b;
+        o.cval = cval;
+        o.backend = fm::Backend::cpu;
+        fm::median2d(src.cview(), cpu.view(), o);
+        o.backend = fm::Backend::cuda;
+        fm::median2d(src.cview(), gpu.view(), o);
+        EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << what;
     }
 };
 
@@ -240,6 +259,71 @@ TEST_F(CudaMedian, LargeWindowsOnFloatPlanesWithMoreValuesThanRanks) {
             fm::median2d(src.cview(), gpu.view(), o);
             EXPECT_EQ(fmtest::first_difference(cpu, gpu), "") << label(fm::PixelType::f32, b, w);
         }
+}
+
+// Large u16 and f32 windows rank each block's tile of input on its own and slide bitmaps of
+// the ranks (kernels/median_tile_ranks.cuh): the same work on any data, so every kind of data
+// is here. Squares from 23 to 105 (the largest whose band keeps 16 rows on 16384 slots), circles;
+// planes of one row, one column, of several bands and block columns (150 x 840), with partial
+// last ones; full-range noise, fractions over a flat field, every value distinct, three levels
+// (ties), a constant plane, and floats with NaN, +-Inf and -0; every border.
+TEST_F(CudaMedian, LargeWindowsOnTileRanksOnEveryKindOfData) {
+    const fm::Window windows[] = {fm::Window::square(23), fm::Window::square(65), fm::Window::square(97),
+                                  fm::Window::square(105), fm::Window::circle(20), fm::Window::circle(40)};
+    const std::pair<int, int> shapes[] = {{150, 840}, {1, 300}, {300, 1}, {61, 129}};
+    std::uint32_t seed = 4100;
+    for (fm::PixelType t : {fm::PixelType::u16, fm::PixelType::f32})
+        for (const fm::Window& w : windows)
+            for (const auto& [width, height] : shapes)
+                for (int kind = 0; kind < 5; ++kind) {
+                    Stack src(t, width, height, 2, 5, 1);
+                    fmtest::fill_random(src, seed++, kind == 3 ? 3 : kind == 4 ? 1 : 0);
+                    std::mt19937 rng(seed);
+                    std::normal_distribution<double> noise(0.0, 30.0);
+                    for (std::int64_t z = 0; z < src.planes; ++z)
+                        for (std::int64_t y = 0; y < src.height; ++y)
+                            for (std::int64_t x = 0; x < src.width; ++x) {
+                                const double flat = 1.0 - 0.45 * (double(x) * x + double(y) * y) / (width * width + height * height);
+                                const double signal = 3000.0 + 1000.0 * std::sin(x * 0.05) * std::cos(y * 0.03);
+                                if (kind == 1 && t == fm::PixelType::f32) src.at<float>(z, y, x) = float(signal / flat + noise(rng));
+                                if (kind == 1 && t == fm::PixelType::u16)
+                                    src.at<std::uint16_t>(z, y, x) = std::uint16_t(std::clamp(signal / flat * 8 + noise(rng), 0.0, 65535.0));
+                                if (kind == 2 && t == fm::PixelType::f32) src.at<float>(z, y, x) = float(rng()) * 0x1p-32f;
+                            }
+                    if (t == fm::PixelType::f32 && kind != 4) fmtest::add_specials(src, seed, 0.02);
+                    for (fm::Border b : kAllBorders)
+                        expect_cuda_equals_cpu_backend(src, w, b, kind == 3 ? 0.5 : -7.25,
+                                                       label(t, b, w) + " kind " + std::to_string(kind) + " on " +
+                                                           std::to_string(width) + "x" + std::to_string(height));
+                }
+}
+
+// u16 windows 48 and wider keep the plane's dense ranks where it has at most 2048 distinct
+// values and take the tile ranks where it has more: chosen on the device for each plane, so
+// planes of 2048 and 2049 values in one call (and a third of noise) take one path each.
+TEST_F(CudaMedian, WideU16WindowsChooseDenseOrTileRanksByPlane) {
+    std::mt19937 rng(5);
+    for (int k : {49, 65})
+        for (fm::Border b : kAllBorders) {
+            Stack src(fm::PixelType::u16, 200, 230, 3, 5, 1);
+            for (std::int64_t z = 0; z < src.planes; ++z)
+                for (std::int64_t y = 0; y < src.height; ++y)
+                    for (std::int64_t x = 0; x < src.width; ++x) {
+                        const std::uint32_t i = std::uint32_t(y * src.width + x);
+                        // Every one of the plane's values at least once, spread over the range.
+                        src.at<std::uint16_t>(z, y, x) = std::uint16_t(z == 2 ? rng() : (i < 2048u + z ? i : rng() % (2048 + z)) * 31);
+                    }
+            expect_cuda_equals_cpu_backend(src, fm::Window::square(k), b, 1000.0,
+                                           label(fm::PixelType::u16, b, fm::Window::square(k)) + " 2048 / 2049 values");
+        }
+}
+
+// Planes whose tiles' ranks outgrow the scratch of one chunk (128 MiB: here 10 rows of f32
+// tiles 4100 pixels wide) are ranked and filtered a chunk of tile rows at a time.
+TEST_F(CudaMedian, LargeWindowsOnTileRanksInChunksOfTileRows) {
+    Stack src(fm::PixelType::f32, 4100, 1300, 1, 3, 0);
+    fmtest::fill_random(src, 77);
+    expect_cuda_equals_cpu_backend(src, fm::Window::square(65), fm::Border::reflect, 0.0, "f32 k=65 over two chunks");
 }
 
 // Rows whose stride is a multiple of 16 bytes: the interior blocks of the tiled kernels load 4

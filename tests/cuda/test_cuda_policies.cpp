@@ -111,7 +111,8 @@ TEST_P(CudaPolicies, Median2D) {
         {fm::Window::square(15), 131, 37},  {fm::Window::square(17), 131, 37},  {fm::Window::square(21), 131, 37},
         {fm::Window::square(23), 131, 37},  {fm::Window::circle(1.5), 131, 37}, {fm::Window::circle(3.5), 131, 37},
         {fm::Window::circle(4), 131, 37},   {fm::Window::circle(6), 131, 37},   {fm::Window::circle(10), 131, 37},
-        {fm::Window::square(65), 150, 70},  {fm::Window::square(257), 280, 20}};
+        {fm::Window::square(65), 150, 70},  {fm::Window::square(89), 150, 70},  {fm::Window::square(105), 150, 40},
+        {fm::Window::square(107), 150, 40}, {fm::Window::square(257), 280, 20}};
     std::uint32_t seed = 1;
     for (fm::PixelType t : kAllTypes)
         for (int kind : {0, 1, 2}) {
@@ -134,6 +135,27 @@ TEST_P(CudaPolicies, Median2D) {
                 }
             }
         }
+}
+
+// Large u16 and f32 windows take the tile ranks where a band of 16 rows fits the slots (16384
+// where a block's bitmaps fit, 12288 on sm_75's 64 KB: squares to 105 and to 87), else the
+// plane's dense ranks; u8 keeps its sliding histogram. The Median2D cases above cover both
+// sides of each policy's limit.
+TEST_P(CudaPolicies, LargeWindowsTakeTileRanksWhereTheyFit) {
+    const bool small = kernels::active_policy().limits.shared_per_block < 82 * 1024;
+    for (fm::PixelType t : {fm::PixelType::u16, fm::PixelType::f32}) {
+        auto family = [&](const fm::Window& w) {
+            return std::string(fd::median_kernel_family(fd::make_footprint(w), t, 1000, 1000));
+        };
+        EXPECT_EQ(family(fm::Window::square(23)), "tile_ranks");
+        EXPECT_EQ(family(fm::Window::square(65)), "tile_ranks");
+        EXPECT_EQ(family(fm::Window::circle(30)), "tile_ranks");
+        EXPECT_EQ(family(fm::Window::square(89)), small ? "ranked" : "tile_ranks");
+        EXPECT_EQ(family(fm::Window::square(105)), small ? "ranked" : "tile_ranks");
+        EXPECT_EQ(family(fm::Window::square(107)), "ranked");
+    }
+    EXPECT_STREQ(fd::median_kernel_family(fd::make_footprint(fm::Window::square(65)), fm::PixelType::u8, 1000, 1000),
+                 "histogram_u8");
 }
 
 // 3D medians: the tiled boxes and ellipsoids (blocks of 8, 6 and 4 warps), and the generic

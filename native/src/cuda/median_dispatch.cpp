@@ -10,6 +10,7 @@
 #include "median_network.cuh"
 #include "median_ranks.cuh"
 #include "median_stream.cuh"
+#include "median_tile_ranks.cuh"
 #include "median_tiled.cuh"
 
 namespace fastmedian::detail {
@@ -86,9 +87,18 @@ std::size_t ranked_scratch_bytes(PixelType type, int width, int height) {
                                   : kernels::ranked_scratch_bytes_u16(width, height);
 }
 
+// u16 windows 48 and wider: the tile ranks, or the dense ranks where the plane has few values
+// (chosen on the device: median_ranks.cuh, launch_median_ranked_or_tiles_u16). Narrower
+// windows took the tile ranks on every kind of data (docs/notebook/tile-ranks-h200-2026-11-30.md).
+bool ranks_or_tiles(PixelType type, const kernels::ColumnsWindow& w, const kernels::PlanesArgs& planes) {
+    return type == PixelType::u16 && 2 * w.radius_x + 1 >= 48 && ranks_fit(planes);
+}
+
 // Which kernel family serves a window, type and plane size: one choice for the launch and for
 // the scratch the plane pipeline sets aside for it.
-enum class Path { stream3, stream, tiled, column_network, network, histogram_u8, ranked, histogram_u16, bisect };
+enum class Path {
+    stream3, stream, tiled, column_network, network, histogram_u8, tile_ranks, ranked, histogram_u16, bisect
+};
 
 Path median_path(const Footprint& fp, PixelType type, const kernels::PlanesArgs& planes) {
     const kernels::MedianPolicy& policy = kernels::active_policy().median;
@@ -107,9 +117,11 @@ Path median_path(const Footprint& fp, PixelType type, const kernels::PlanesArgs&
     if (kernels::median_column_network_serves(hw, rows, planes.height)) return Path::column_network;
     // ImageJ circles of radius 4 to 6: whole-window networks.
     if (kernels::median_network_mask(hw, rows, planes.height) >= 0) return Path::network;
-    // Other windows: sliding histograms, down the columns; u16 and f32 through dense ranks.
+    // Other windows: u8, sliding histograms down the columns; u16 and f32, tile ranks where the
+    // window fits a tile, else sliding histograms of the plane's dense ranks.
     if (histogram_serves(fp)) {
         if (type == PixelType::u8) return Path::histogram_u8;
+        if (kernels::tile_ranks_serve(columns_window(fp))) return Path::tile_ranks;
         if (ranks_fit(planes)) return Path::ranked;
         if (type == PixelType::u16) return Path::histogram_u16;
     }
@@ -133,6 +145,7 @@ const char* median_kernel_family(const Footprint& fp, PixelType type, int width,
         case Path::column_network: return "column_network";
         case Path::network: return "network";
         case Path::histogram_u8: return "histogram_u8";
+        case Path::tile_ranks: return "tile_ranks";
         case Path::ranked: return "ranked";
         case Path::histogram_u16: return "histogram_u16";
         case Path::bisect: return "bisect";
@@ -149,6 +162,13 @@ std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int w
     // The tiled f32 marks: a byte per block of at least kWholeMarkH rows, so a row's share is below this.
     if (path == Path::tiled && kernels::tiled::takes_whole_marks(2 * fp.radius_y + 1, type))
         return static_cast<std::int64_t>(kernels::tiled::whole_marks_bytes(row));
+    if (path == Path::tile_ranks) {
+        const kernels::ColumnsWindow cw = columns_window(fp);
+        const std::int64_t tiles = static_cast<std::int64_t>(kernels::tile_ranks_row_bytes(pixel_size(type), cw, width));
+        return tiles + (ranks_or_tiles(type, cw, row) ? static_cast<std::int64_t>(ranked_scratch_bytes(type, width, 2) -
+                                                                                  ranked_scratch_bytes(type, width, 1))
+                                                      : 0);
+    }
     if (path != Path::ranked) return 0;
     return static_cast<std::int64_t>(ranked_scratch_bytes(type, width, 2) - ranked_scratch_bytes(type, width, 1));
 }
@@ -187,6 +207,16 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
             break;
         }
         case Path::histogram_u8: return kernels::launch_median_histogram_u8(planes, columns_window(fp), stream);
+        case Path::tile_ranks: {
+            const kernels::ColumnsWindow cw = columns_window(fp);
+            if (ranks_or_tiles(type, cw, planes)) {
+                void* memory = scratch.get(kernels::ranked_or_tiles_scratch_bytes_u16(cw, planes.width, planes.height), stream);
+                return kernels::launch_median_ranked_or_tiles_u16(planes, cw, memory, stream);
+            }
+            void* memory = scratch.get(kernels::tile_ranks_scratch_bytes(pixel_size(type), cw, planes.width, planes.height), stream);
+            return type == PixelType::u16 ? kernels::launch_median_tile_ranks_u16(planes, cw, memory, stream)
+                                          : kernels::launch_median_tile_ranks_f32(planes, cw, memory, stream);
+        }
         case Path::ranked: {
             void* memory = scratch.get(ranked_scratch_bytes(type, planes.width, planes.height), stream);
             return type == PixelType::u16
