@@ -58,12 +58,13 @@ RUNS = {
         "command": "`fastmedian_bench_background` with `bench/gpu/run_background.sh`'s arguments (7 "
                    "runs; NPP for k <= 65; CuPy for k 31 and 65 on the inputs' 1024^2 corner), "
                    "compiled on the GPU machine against an sm_90 library built here, main of "
-                   "2026-11-30 with the tile ranks for u16 and f32 windows to 105",
+                   "2026-11-30 with the tile ranks for u16 and f32 windows to 157",
         "notebook": "tile-ranks-h200-2026-11-30.md",
         "later": "The 2D wavelet matrix is the published H100 figure on the shared images; it "
                  "costs the same on any data (issue 49 reran it on noise: u16 0.57-0.62, f32 "
-                 "0.32-0.33 Gpix/s). Windows 129 and 255 keep the dense ranks (u16, f32) and "
-                 "their dependence on the data (issue 49).",
+                 "0.32-0.33 Gpix/s). Windows of 255 keep the dense ranks (u16, f32) and their "
+                 "dependence on the data; 129 runs on tiles of 32768 slots, one block an SM, below "
+                 "the issue's targets (issue 49).",
     },
     "median3d": {
         "title": "3D median, four kinds of data (GPU, device-resident)",

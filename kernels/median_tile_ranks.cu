@@ -21,9 +21,8 @@ constexpr int kThreads = kOutputs * kLanes;
 // their bins (median_histogram.cu), the lanes of a warp's outputs fall in different banks.
 constexpr int kStride = kOutputs + 32 / kLanes;
 constexpr int kMinBand = 16;  // fewer rows a tile would rank more slots than it filters
-constexpr int kSortThreads = 512;
-// The sort's items: 16, 24 or 32 a thread.
-constexpr int kSmallSlots = 8192, kMiddleSlots = 12288, kLargeSlots = 16384;
+// Slots a tile: the sort's 512 threads take 16, 24 or 32 items each, or 1024 threads 32.
+constexpr int kSmallSlots = 8192, kMiddleSlots = 12288, kLargeSlots = 16384, kHugeSlots = 32768;
 // Tiles are ranked and filtered a chunk of tile rows at a time, in scratch of about this size.
 constexpr std::size_t kChunkBytes = std::size_t{128} << 20;
 
@@ -55,15 +54,17 @@ int band_for(int slots, const ColumnsWindow& w) {
 }
 
 // The fewest slots whose band is at least half the window's height (and kMinBand), else the
-// most the GPU holds: fewer slots keep more blocks an SM (a block's bitmaps take 5 bytes a
-// slot), more rank fewer slots an output. On the H200 (docs/notebook/tile-ranks-h200-2026-11-30.md,
-// noise, Gpix/s): k = 31 on 8192 / 12288 / 16384 slots 7.4 / 6.0 / 4.3 (u16), 6.0 / 4.8 / 3.7
-// (f32); k = 65 2.3 / 3.1 / 2.5 (u16), 1.8 / 2.5 / 2.2 (f32).
+// most that serve to 16384, else 32768: fewer slots keep more blocks an SM (a block's bitmaps
+// take 5 bytes a slot), more rank fewer slots an output; 32768 slots leave one block an SM and
+// a sort of 1024 threads that spills, so they take only windows that 16384 cannot. On the H200
+// (docs/notebook/tile-ranks-h200-2026-11-30.md, noise, Gpix/s): k = 31 on 8192 / 12288 / 16384
+// slots 7.4 / 6.0 / 4.3 (u16), 6.0 / 4.8 / 3.7 (f32); k = 65 2.3 / 3.1 / 2.5 (u16), 1.8 / 2.5 /
+// 2.2 (f32); k = 97 on 16384 / 32768 1.04 / 0.97 (u16), 0.86 / 0.58 (f32).
 int slots_for(const ColumnsWindow& w) {
     const int most = most_tile_slots();
     for (int slots : {kSmallSlots, kMiddleSlots})
         if (slots < most && band_for(slots, w) >= std::max(kMinBand, max_half_height(w))) return slots;
-    return most;
+    return most > kLargeSlots && band_for(kLargeSlots, w) >= kMinBand ? kLargeSlots : most;
 }
 
 // A plane's tiles: bands as long as the slots allow, no longer than the plane; the fewest
@@ -75,7 +76,7 @@ Tile tile_of(const ColumnsWindow& w, int height) {
     t.slots = slots_for(w);
     t.band = std::min(band_for(t.slots, w), height);
     t.rows = t.band + 2 * t.ry;
-    for (int slots : {kSmallSlots, kMiddleSlots})
+    for (int slots : {kLargeSlots, kMiddleSlots, kSmallSlots})
         if (slots < t.slots && t.cols * t.rows <= slots) t.slots = slots;
     t.words = t.slots / 32;
     return t;
@@ -89,20 +90,20 @@ int chunk_rows(int tiles_x, int tiles_y, std::size_t tile_bytes) {
 
 std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-template <class T, int kItems>
-using TileSort = cub::BlockRadixSort<KeyOf<T>, kSortThreads, kItems, std::uint16_t>;
+template <class T, int kThreads, int kItems>
+using TileSort = cub::BlockRadixSort<KeyOf<T>, kThreads, kItems, std::uint16_t>;
 
 // One block a tile of the chunk: its slots' keys (the border's where a slot lies outside the
 // image), sorted with their slot numbers; the tile's keys by rank and ranks by slot into the
 // scratch. Pad items sort with the largest key, after any equal real key (the sort is stable
 // and they come last), so the real slots take ranks among the first cols * rows.
-template <class T, int kItems>
+template <class T, int kSortThreads, int kItems>
 __global__ void __launch_bounds__(kSortThreads) rank_tiles(const __grid_constant__ PlanesArgs a, Tile t, int radius_x,
                                                            int tile_row0, std::uint16_t* ranks, KeyOf<T>* keys,
                                                            const std::uint32_t* only_if) {
     if (only_if != nullptr && *only_if == 0) return;
     using Key = KeyOf<T>;
-    using Sort = TileSort<T, kItems>;
+    using Sort = TileSort<T, kSortThreads, kItems>;
     extern __shared__ __align__(16) unsigned char shared[];
     auto& storage = *reinterpret_cast<typename Sort::TempStorage*>(shared);
     const std::int64_t tile = std::int64_t{blockIdx.y} * gridDim.x + blockIdx.x;
@@ -337,14 +338,25 @@ __global__ void __launch_bounds__(kThreads) median_tiles(const __grid_constant__
     }
 }
 
-template <class T, int kItems>
+template <class T, int kThreads, int kItems>
 cudaError_t rank_chunk(const PlanesArgs& a, const Tile& t, int radius_x, int tile_row0, dim3 grid,
                        std::uint16_t* ranks, KeyOf<T>* keys, const std::uint32_t* only_if, cudaStream_t stream) {
-    const std::size_t bytes = sizeof(typename TileSort<T, kItems>::TempStorage);
-    const cudaError_t e = opt_in_shared(rank_tiles<T, kItems>, bytes);
+    const std::size_t bytes = sizeof(typename TileSort<T, kThreads, kItems>::TempStorage);
+    const cudaError_t e = opt_in_shared(rank_tiles<T, kThreads, kItems>, bytes);
     if (e != cudaSuccess) return e;
-    rank_tiles<T, kItems><<<grid, kSortThreads, bytes, stream>>>(a, t, radius_x, tile_row0, ranks, keys, only_if);
+    rank_tiles<T, kThreads, kItems><<<grid, kThreads, bytes, stream>>>(a, t, radius_x, tile_row0, ranks, keys, only_if);
     return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t rank_tiles_of(const PlanesArgs& a, const Tile& t, int radius_x, int tile_row0, dim3 grid,
+                          std::uint16_t* ranks, KeyOf<T>* keys, const std::uint32_t* only_if, cudaStream_t stream) {
+    switch (t.slots) {
+        case kSmallSlots: return rank_chunk<T, 512, 16>(a, t, radius_x, tile_row0, grid, ranks, keys, only_if, stream);
+        case kMiddleSlots: return rank_chunk<T, 512, 24>(a, t, radius_x, tile_row0, grid, ranks, keys, only_if, stream);
+        case kLargeSlots: return rank_chunk<T, 512, 32>(a, t, radius_x, tile_row0, grid, ranks, keys, only_if, stream);
+        default: return rank_chunk<T, 1024, 32>(a, t, radius_x, tile_row0, grid, ranks, keys, only_if, stream);
+    }
 }
 
 template <class T>
@@ -369,9 +381,7 @@ cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, void* scratch, c
         plane.planes = 1;
         for (int row = 0; row < tiles_y; row += chunk) {
             const dim3 grid(tiles_x, std::min(chunk, tiles_y - row));
-            e = t.slots == kSmallSlots    ? rank_chunk<T, kSmallSlots / kSortThreads>(plane, t, w.radius_x, row, grid, ranks, keys, only_if, stream)
-                : t.slots == kMiddleSlots ? rank_chunk<T, kMiddleSlots / kSortThreads>(plane, t, w.radius_x, row, grid, ranks, keys, only_if, stream)
-                                          : rank_chunk<T, kLargeSlots / kSortThreads>(plane, t, w.radius_x, row, grid, ranks, keys, only_if, stream);
+            e = rank_tiles_of<T>(plane, t, w.radius_x, row, grid, ranks, keys, only_if, stream);
             if (e != cudaSuccess) return e;
             median<<<grid, kThreads, bitmap_bytes, stream>>>(plane, w, t, row, ranks, keys, only_if);
             e = cudaGetLastError();
@@ -385,7 +395,7 @@ cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, void* scratch, c
 
 int most_tile_slots() {
     // A block's bitmaps take 5 bytes a slot (kStride words for 32 outputs' one); the sort, 4.
-    for (int slots : {kLargeSlots, kMiddleSlots})
+    for (int slots : {kHugeSlots, kLargeSlots, kMiddleSlots})
         if (std::size_t(slots) * kStride / 32 * sizeof(unsigned) <= active_shared_per_block()) return slots;
     return kSmallSlots;
 }

@@ -24,8 +24,8 @@
 
 namespace fastmedian::kernels {
 
-// The most slots a tile may have on the active GPU policy: 16384 where a block's bitmaps (5
-// bytes a slot) fit, else 12288 or 8192 (sm_75).
+// The most slots a tile may have on the active GPU policy: 32768 where a block's bitmaps (5
+// bytes a slot) fit, else 16384, 12288 (sm_75) or 8192.
 int most_tile_slots();
 
 // Whether the path serves `window` on the active GPU (a band of at least 16 rows).

@@ -263,13 +263,15 @@ TEST_F(CudaMedian, LargeWindowsOnFloatPlanesWithMoreValuesThanRanks) {
 
 // Large u16 and f32 windows rank each block's tile of input on its own and slide bitmaps of
 // the ranks (kernels/median_tile_ranks.cuh): the same work on any data, so every kind of data
-// is here. Squares from 23 to 105 (the largest whose band keeps 16 rows on 16384 slots), circles;
+// is here. Squares from 23 to 157 (the largest whose band keeps 16 rows on 32768 slots; 8192 to
+// 32768 slots between), circles;
 // planes of one row, one column, of several bands and block columns (150 x 840), with partial
 // last ones; full-range noise, fractions over a flat field, every value distinct, three levels
 // (ties), a constant plane, and floats with NaN, +-Inf and -0; every border.
 TEST_F(CudaMedian, LargeWindowsOnTileRanksOnEveryKindOfData) {
     const fm::Window windows[] = {fm::Window::square(23), fm::Window::square(65), fm::Window::square(97),
-                                  fm::Window::square(105), fm::Window::circle(20), fm::Window::circle(40)};
+                                  fm::Window::square(129), fm::Window::square(157), fm::Window::circle(20),
+                                  fm::Window::circle(40), fm::Window::circle(60)};
     const std::pair<int, int> shapes[] = {{150, 840}, {1, 300}, {300, 1}, {61, 129}};
     std::uint32_t seed = 4100;
     for (fm::PixelType t : {fm::PixelType::u16, fm::PixelType::f32})

@@ -112,7 +112,8 @@ TEST_P(CudaPolicies, Median2D) {
         {fm::Window::square(23), 131, 37},  {fm::Window::circle(1.5), 131, 37}, {fm::Window::circle(3.5), 131, 37},
         {fm::Window::circle(4), 131, 37},   {fm::Window::circle(6), 131, 37},   {fm::Window::circle(10), 131, 37},
         {fm::Window::square(65), 150, 70},  {fm::Window::square(89), 150, 70},  {fm::Window::square(105), 150, 40},
-        {fm::Window::square(107), 150, 40}, {fm::Window::square(257), 280, 20}};
+        {fm::Window::square(107), 150, 40}, {fm::Window::square(157), 170, 30}, {fm::Window::square(159), 170, 30},
+        {fm::Window::square(257), 280, 20}};
     std::uint32_t seed = 1;
     for (fm::PixelType t : kAllTypes)
         for (int kind : {0, 1, 2}) {
@@ -137,12 +138,14 @@ TEST_P(CudaPolicies, Median2D) {
         }
 }
 
-// Large u16 and f32 windows take the tile ranks where a band of 16 rows fits the slots (16384
-// where a block's bitmaps fit, 12288 on sm_75's 64 KB: squares to 105 and to 87), else the
-// plane's dense ranks; u8 keeps its sliding histogram. The Median2D cases above cover both
-// sides of each policy's limit.
+// Large u16 and f32 windows take the tile ranks where a band of 16 rows fits the slots the
+// policy's shared memory holds (bitmaps of 5 bytes a slot: 32768 slots from 160 KB a block,
+// squares to 157; 16384 on 99 KB, to 105; 12288 on sm_75's 64 KB, to 87), else the plane's
+// dense ranks; u8 keeps its sliding histogram. The Median2D cases above cover both sides of
+// each policy's limit.
 TEST_P(CudaPolicies, LargeWindowsTakeTileRanksWhereTheyFit) {
-    const bool small = kernels::active_policy().limits.shared_per_block < 82 * 1024;
+    const std::size_t shared = kernels::active_policy().limits.shared_per_block;
+    const int widest = shared >= 160 * 1024 ? 157 : shared >= 80 * 1024 ? 105 : 87;
     for (fm::PixelType t : {fm::PixelType::u16, fm::PixelType::f32}) {
         auto family = [&](const fm::Window& w) {
             return std::string(fd::median_kernel_family(fd::make_footprint(w), t, 1000, 1000));
@@ -150,9 +153,8 @@ TEST_P(CudaPolicies, LargeWindowsTakeTileRanksWhereTheyFit) {
         EXPECT_EQ(family(fm::Window::square(23)), "tile_ranks");
         EXPECT_EQ(family(fm::Window::square(65)), "tile_ranks");
         EXPECT_EQ(family(fm::Window::circle(30)), "tile_ranks");
-        EXPECT_EQ(family(fm::Window::square(89)), small ? "ranked" : "tile_ranks");
-        EXPECT_EQ(family(fm::Window::square(105)), small ? "ranked" : "tile_ranks");
-        EXPECT_EQ(family(fm::Window::square(107)), "ranked");
+        EXPECT_EQ(family(fm::Window::square(widest)), "tile_ranks") << widest;
+        EXPECT_EQ(family(fm::Window::square(widest + 2)), "ranked") << widest + 2;
     }
     EXPECT_STREQ(fd::median_kernel_family(fd::make_footprint(fm::Window::square(65)), fm::PixelType::u8, 1000, 1000),
                  "histogram_u8");
