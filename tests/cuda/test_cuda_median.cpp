@@ -172,17 +172,18 @@ TEST_F(CudaMedian, LargerImageAcrossManyBlocks) {
         }
 }
 
-// Windows past the tile kernels (squares 25 and 65, circles of radius 20 and 30): the sliding
-// histograms, whose blocks of 32 columns read straight along rows inside the image and through
-// a table of border columns elsewhere, in bands of 96 rows; u16 and f32 windows of 48 and wider
-// keep fine histograms of 512 bins, not 256 (840 rows: bands that start and end both in the
-// border rows and among the image's, where u8 squares of 65 load the next row's keys ahead,
-// and a short last band). Full-range noise, ties, a ramp down the rows (the u16 median changes
+// Windows past the tile kernels (squares 25 and 65, circles of radius 20 and 30): u8 on the
+// sliding histograms, whose blocks of 32 columns read straight along rows inside the image and
+// through a table of border columns elsewhere, in bands of 96 rows (840 rows: bands that start
+// and end both in the border rows and among the image's, where u8 squares of 65 load the next
+// row's keys ahead, and a short last band); u16 and f32 on the tile ranks, and u16 squares of 65
+// on planes of few values (ties, five levels, a constant) on the dense ranks' u16 histogram of
+// 512 fine bins. Full-range noise, ties, a ramp down the rows (the u16 median changes
 // coarse bin every few rows, and jumps many where the u16 ramp wraps) with a step across it at
 // column 77 (the eight outputs of a warp start a band with medians in different coarse bins),
 // a constant image, and rows of random levels (the median jumps up and down by thousands a
-// row: a u16 rebuild steps over several coarse bins before one holds it), with two planes,
-// against the CPU backend (itself checked against the reference in the CPU tests).
+// row), with two planes, against the CPU backend (itself checked against the reference in the
+// CPU tests).
 TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
     const fm::Window windows[] = {fm::Window::square(25), fm::Window::square(65), fm::Window::circle(20),
                                   fm::Window::circle(30)};
@@ -230,14 +231,15 @@ TEST_F(CudaMedian, LargeWindowsEveryBorderAndBand) {
                 }
 }
 
-// Large windows on floats go through dense ranks where a plane has at most 65536 distinct
-// values; where it has more, through groups of 2^s ranks (here s = 2), and the median among its
-// group's values in the window: gathered where they are few, by bisection where many (a square
-// of one value). Planes of each kind in one call, with float specials, every border.
+// Windows past the tile ranks (squares over 157, circles over radius 78) on floats go through
+// dense ranks where a plane has at most 65536 distinct values; where it has more, through groups
+// of 2^s ranks (here s = 2), and the median among its group's values in the window: gathered
+// where they are few, by bisection where many (a square of one value). Planes of each kind in
+// one call, with float specials, every border.
 TEST_F(CudaMedian, LargeWindowsOnFloatPlanesWithMoreValuesThanRanks) {
     std::uint32_t seed = 91;
     for (fm::Border b : kAllBorders)
-        for (const fm::Window& w : {fm::Window::square(51), fm::Window::circle(20)}) {
+        for (const fm::Window& w : {fm::Window::square(161), fm::Window::circle(81)}) {
             Stack src(fm::PixelType::f32, 400, 340, 3);  // 136000 pixels a plane
             fmtest::fill_random(src, seed++);
             fmtest::add_specials(src, seed++, 0.01);
