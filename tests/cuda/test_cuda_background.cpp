@@ -59,8 +59,8 @@ TEST_F(CudaBackground, LargeImagesEqualReference) {
         for (int k : {65, 129})
             for (int variant = 0; variant < 3; ++variant) {
                 Stack src(type, 613, 557, 1);
-                // Floats of 4000 levels: the exact median's ranked path (CudaMedian covers the
-                // bisection that planes of more than 65536 distinct values take).
+                // Floats of 4000 levels: the exact median's tile ranks (CudaMedian covers the
+                // dense ranks' groups that planes of more than 65536 values take past them).
                 const int levels = variant == 2 ? 3 : type == fm::PixelType::f32 ? 4000 : 0;
                 fmtest::fill_random(src, 11u * k + variant, levels);
                 if (type == fm::PixelType::f32) fmtest::add_specials(src, 5u, 0.02);

@@ -161,8 +161,8 @@ TEST_F(CudaPipeline, PlanesLargerThanTheMemoryAllowsGoThroughInBands) {
         for (const fm::Window& w : windows)
             for (fm::Border b : fmtest::kAllBorders) {
                 Stack src(t, 613, 157, 3);
-                // Floats with at most 65536 distinct values a band take the ranked large-window
-                // path; CudaMedian covers the bisection for planes with more.
+                // Floats of 4000 levels a band at square 51 (the tile ranks); CudaMedian covers
+                // the dense ranks' groups that planes of more than 65536 values take past them.
                 const bool many_floats = t == fm::PixelType::f32 && w.size == 51;
                 fmtest::fill_random(src, seed, seed % 2 ? 5 : many_floats ? 4000 : 0);
                 ++seed;
