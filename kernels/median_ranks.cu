@@ -23,9 +23,10 @@ constexpr int kValueWords = 65536 / 32;  // the u16 bitmap
 constexpr unsigned kFewValues = 2048;
 
 // The scratch of one plane, carved in this order: info = {distinct values D, rank of the
-// constant border's value, nonzero where the plane takes the tile ranks instead}; the values by rank (as order keys); the plane's ranks and the
-// median's ranks (rows `pitch` bytes apart); then u16: the rank of each value and the bitmap of
-// the values present; f32: the keys, a second buffer for sorting them, and CUB's storage.
+// constant border's value, nonzero where the plane takes the tile ranks instead}; the values by
+// rank (as order keys); the plane's ranks and the median's ranks (rows `pitch` bytes apart);
+// then u16: the rank of each value and the bitmap of the values present; f32: the keys, a second
+// buffer for sorting them, and CUB's storage.
 struct Layout {
     std::uint32_t* info;
     std::uint32_t* values;

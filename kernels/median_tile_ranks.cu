@@ -120,10 +120,8 @@ __global__ void __launch_bounds__(kSortThreads) rank_tiles(const __grid_constant
         if (j < n) {
             const std::int64_t sx = border_index(bx + j % t.cols, a.width, a.border);
             const std::int64_t sy = border_index(by + j / t.cols, a.height, a.border);
-            key[i] = static_cast<Key>(
-                sx < 0 || sy < 0
-                    ? a.outside_key
-                    : OrderKey<T>::to_key(reinterpret_cast<const T*>(static_cast<const char*>(a.src) + sy * a.src_pitch)[sx]));
+            const auto* row = reinterpret_cast<const T*>(static_cast<const char*>(a.src) + sy * a.src_pitch);
+            key[i] = static_cast<Key>(sx < 0 || sy < 0 ? a.outside_key : OrderKey<T>::to_key(row[sx]));
         }
     }
     Sort(storage).SortBlockedToStriped(key, slot, 0, static_cast<int>(sizeof(Key)) * 8);
@@ -271,7 +269,8 @@ __device__ void first_windows(const Bitmap& h, unsigned* bits, const ColumnsWind
         for (int j = lane; j < kOwn; j += kLanes)
             add_column(h, ranks, t, j < kOwn - d ? o + j : first + 2 * rx + 1 + j - (kOwn - d), t.ry - hh, hh);
     } else {
-        for (int i = lane; i <= 2 * rx; i += kLanes) add_column(h, ranks, t, o + i, t.ry - w.half_height[i], w.half_height[i]);
+        for (int i = lane; i <= 2 * rx; i += kLanes)
+            add_column(h, ranks, t, o + i, t.ry - w.half_height[i], w.half_height[i]);
     }
 }
 

@@ -287,12 +287,16 @@ TEST_F(CudaMedian, LargeWindowsOnTileRanksOnEveryKindOfData) {
                     for (std::int64_t z = 0; z < src.planes; ++z)
                         for (std::int64_t y = 0; y < src.height; ++y)
                             for (std::int64_t x = 0; x < src.width; ++x) {
-                                const double flat = 1.0 - 0.45 * (double(x) * x + double(y) * y) / (width * width + height * height);
+                                const double r2 = double(x) * x + double(y) * y;
+                                const double flat = 1.0 - 0.45 * r2 / (width * width + height * height);
                                 const double signal = 3000.0 + 1000.0 * std::sin(x * 0.05) * std::cos(y * 0.03);
-                                if (kind == 1 && t == fm::PixelType::f32) src.at<float>(z, y, x) = float(signal / flat + noise(rng));
+                                if (kind == 1 && t == fm::PixelType::f32)
+                                    src.at<float>(z, y, x) = float(signal / flat + noise(rng));
                                 if (kind == 1 && t == fm::PixelType::u16)
-                                    src.at<std::uint16_t>(z, y, x) = std::uint16_t(std::clamp(signal / flat * 8 + noise(rng), 0.0, 65535.0));
-                                if (kind == 2 && t == fm::PixelType::f32) src.at<float>(z, y, x) = float(rng()) * 0x1p-32f;
+                                    src.at<std::uint16_t>(z, y, x) =
+                                        std::uint16_t(std::clamp(signal / flat * 8 + noise(rng), 0.0, 65535.0));
+                                if (kind == 2 && t == fm::PixelType::f32)
+                                    src.at<float>(z, y, x) = float(rng()) * 0x1p-32f;
                             }
                     if (t == fm::PixelType::f32 && kind != 4) fmtest::add_specials(src, seed, 0.02);
                     for (fm::Border b : kAllBorders)
@@ -315,7 +319,8 @@ TEST_F(CudaMedian, WideU16WindowsChooseDenseOrTileRanksByPlane) {
                     for (std::int64_t x = 0; x < src.width; ++x) {
                         const std::uint32_t i = std::uint32_t(y * src.width + x);
                         // Every one of the plane's values at least once, spread over the range.
-                        src.at<std::uint16_t>(z, y, x) = std::uint16_t(z == 2 ? rng() : (i < 2048u + z ? i : rng() % (2048 + z)) * 31);
+                        const std::uint32_t v = i < 2048u + z ? i : rng() % (2048 + z);
+                        src.at<std::uint16_t>(z, y, x) = std::uint16_t(z == 2 ? rng() : v * 31);
                     }
             expect_cuda_equals_cpu_backend(src, fm::Window::square(k), b, 1000.0,
                                            label(fm::PixelType::u16, b, fm::Window::square(k)) + " 2048 / 2049 values");

@@ -164,10 +164,10 @@ std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int w
         return static_cast<std::int64_t>(kernels::tiled::whole_marks_bytes(row));
     if (path == Path::tile_ranks) {
         const kernels::ColumnsWindow cw = columns_window(fp);
-        const std::int64_t tiles = static_cast<std::int64_t>(kernels::tile_ranks_row_bytes(pixel_size(type), cw, width));
-        return tiles + (ranks_or_tiles(type, cw, row) ? static_cast<std::int64_t>(ranked_scratch_bytes(type, width, 2) -
-                                                                                  ranked_scratch_bytes(type, width, 1))
-                                                      : 0);
+        const auto tiles = static_cast<std::int64_t>(kernels::tile_ranks_row_bytes(pixel_size(type), cw, width));
+        if (!ranks_or_tiles(type, cw, row)) return tiles;
+        const std::size_t ranked = ranked_scratch_bytes(type, width, 2) - ranked_scratch_bytes(type, width, 1);
+        return tiles + static_cast<std::int64_t>(ranked);
     }
     if (path != Path::ranked) return 0;
     return static_cast<std::int64_t>(ranked_scratch_bytes(type, width, 2) - ranked_scratch_bytes(type, width, 1));
@@ -209,11 +209,12 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
         case Path::histogram_u8: return kernels::launch_median_histogram_u8(planes, columns_window(fp), stream);
         case Path::tile_ranks: {
             const kernels::ColumnsWindow cw = columns_window(fp);
+            const int width = planes.width, height = planes.height;
             if (ranks_or_tiles(type, cw, planes)) {
-                void* memory = scratch.get(kernels::ranked_or_tiles_scratch_bytes_u16(cw, planes.width, planes.height), stream);
+                void* memory = scratch.get(kernels::ranked_or_tiles_scratch_bytes_u16(cw, width, height), stream);
                 return kernels::launch_median_ranked_or_tiles_u16(planes, cw, memory, stream);
             }
-            void* memory = scratch.get(kernels::tile_ranks_scratch_bytes(pixel_size(type), cw, planes.width, planes.height), stream);
+            void* memory = scratch.get(kernels::tile_ranks_scratch_bytes(pixel_size(type), cw, width, height), stream);
             return type == PixelType::u16 ? kernels::launch_median_tile_ranks_u16(planes, cw, memory, stream)
                                           : kernels::launch_median_tile_ranks_f32(planes, cw, memory, stream);
         }
