@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "output_lanes.cuh"
 #include "semantics/border_index.hpp"
 #include "shared_memory.cuh"
 
@@ -84,12 +85,6 @@ struct Plane {
         return r == nullptr || c < 0 ? outside : r[c];
     }
 };
-
-// The sum of v over the lanes of this thread's output.
-__device__ int lanes_sum(int v) {
-    for (int s = 1; s < kLanes; s <<= 1) v += __shfl_xor_sync(~0u, v, s);
-    return v;
-}
 
 // This thread's output pixel down the band, a row a put(); only `live` lanes store. The address
 // recomputed every row cost the u16 kernel about 25 instructions a row.
@@ -233,15 +228,6 @@ __device__ void first_windows(const Start<T>& s, const ColumnsWindow& w, unsigne
         each_in_column(s, j < kOwn - d ? s.o + j : first + 2 * rx + 1 + j - (kOwn - d), hh, y, add);
 }
 
-// The sum of v over this lane and the lanes of its output before it.
-__device__ __forceinline__ int lanes_prefix(int v, int lane) {
-    for (int d = 1; d < kLanes; d <<= 1) {
-        const int t = __shfl_up_sync(~0u, v, d, kLanes);
-        if (lane >= d) v += t;
-    }
-    return v;
-}
-
 // settle() for the outputs that `move`, by the four lanes of each, four bins a step: the median
 // of float ranks moves by tens of fine bins a row, and one bin a step waits on a shared load
 // each. The whole warp takes every step, so that its shuffles and votes take all 32 lanes: a
@@ -254,7 +240,7 @@ __device__ __forceinline__ void settle_lanes(const Bins& h, int rank, int& m, in
     bool down = move && below > rank;
     while (__any_sync(~0u, down)) {  // bins m - 1 - lane, nearest first
         const int b = m - 1 - lane;
-        const int sum = lanes_prefix(down && b >= 0 ? h[b] : 0, lane);
+        const int sum = lanes_prefix<kLanes>(down && b >= 0 ? h[b] : 0, lane);
         const unsigned hit = __ballot_sync(~0u, below - sum <= rank) >> group & 0xFu;
         const int j = hit != 0 ? __ffs(hit) - 1 : kLanes - 1;
         const int step = __shfl_sync(~0u, sum, j, kLanes);
@@ -268,7 +254,7 @@ __device__ __forceinline__ void settle_lanes(const Bins& h, int rank, int& m, in
     while (__any_sync(~0u, up)) {  // bins m + lane
         const int b = m + lane;
         const int here = up && b < Bins::kSize ? h[b] : 0;
-        const int sum = lanes_prefix(here, lane);
+        const int sum = lanes_prefix<kLanes>(here, lane);
         const unsigned hit = __ballot_sync(~0u, below + sum > rank) >> group & 0xFu;
         const int j = hit != 0 ? __ffs(hit) - 1 : kLanes;  // the rank's bin is m + j
         const int prior = __shfl_sync(~0u, sum, (j - 1) & (kLanes - 1), kLanes);  // counts of bins m ... m + j - 1
@@ -346,7 +332,7 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u8(const __grid_con
             slide<kSquare>(s, w, y, f);
             have = false;
         }
-        below += lanes_sum(delta);
+        below += lanes_sum<kLanes>(delta);
         __syncwarp();
         settle(h, w.rank, m, below);
         out.put(m);
@@ -534,11 +520,11 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
             fine_add(c, unsigned(c) < kFine ? Fine::one(c) : 0u);
         });
         // Two sums to a word: each within +-kMaxColumns.
-        const int both = lanes_sum(dfm - dlow + dlow * 65536);
+        const int both = lanes_sum<kLanes>(dfm - dlow + dlow * 65536);
         const int fsum = int(unsigned(both) << 16) >> 16;
         fbelow += fsum;
         cbelow += (both - fsum) / 65536;
-        ccount += lanes_sum(dhigh - dlow);
+        ccount += lanes_sum<kLanes>(dhigh - dlow);
         __syncwarp();
         const bool need = leaves();
         rebuild(need, y);
@@ -546,13 +532,6 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
         settle_lanes(fine, t, fm, fbelow, s.lane, !need && (fbelow > t || fbelow + fine[fm] <= t));
         out.put((cm << kFineBits) | fm);
     }
-}
-
-// Every column of the window as tall?
-bool square(const ColumnsWindow& w) {
-    for (int i = 1; i <= 2 * w.radius_x; ++i)
-        if (w.half_height[i] != w.half_height[0]) return false;
-    return true;
 }
 
 // Rows a band: each band starts by building its first windows, and more, shorter bands spread
@@ -564,7 +543,7 @@ bool square(const ColumnsWindow& w) {
 // whole first window).
 int band_rows(const ColumnsWindow& w) {
     const int k = 2 * w.radius_x + 1;
-    return shares_columns(square(w), w) ? 96 : (std::max(96, k) + 31) / 32 * 32;
+    return shares_columns(columns_square(w), w) ? 96 : (std::max(96, k) + 31) / 32 * 32;
 }
 
 template <class Kernel, class... Extra>
@@ -582,14 +561,14 @@ cudaError_t launch(Kernel kernel, int words, const PlanesArgs& a, const ColumnsW
 template <int kFineBits>
 cudaError_t launch_u16(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream, const std::uint32_t* ranked) {
     constexpr int words = U16Bins<kFineBits>::Fine::kWords;
-    return square(w) ? launch(median_histogram_u16<true, kFineBits>, words, a, w, stream, ranked)
+    return columns_square(w) ? launch(median_histogram_u16<true, kFineBits>, words, a, w, stream, ranked)
                      : launch(median_histogram_u16<false, kFineBits>, words, a, w, stream, ranked);
 }
 
 }  // namespace
 
 cudaError_t launch_median_histogram_u8(const PlanesArgs& a, const ColumnsWindow& w, cudaStream_t stream) {
-    return square(w) ? launch(median_histogram_u8<true>, Bins32::kWords, a, w, stream)
+    return columns_square(w) ? launch(median_histogram_u8<true>, Bins32::kWords, a, w, stream)
                      : launch(median_histogram_u8<false>, Bins32::kWords, a, w, stream);
 }
 

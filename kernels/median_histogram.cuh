@@ -26,6 +26,13 @@ struct ColumnsWindow {
     int half_height[kMaxColumns];
 };
 
+// Every column of the window as tall?
+inline bool columns_square(const ColumnsWindow& w) {
+    for (int i = 1; i <= 2 * w.radius_x; ++i)
+        if (w.half_height[i] != w.half_height[0]) return false;
+    return true;
+}
+
 constexpr int kHistogramMaxCount = 65535;
 // Dense ranks (median_ranks.cuh) are u16 keys: at most this many distinct values.
 constexpr std::uint32_t kMaxRanks = 65536;

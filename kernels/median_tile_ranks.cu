@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "output_lanes.cuh"
 #include "semantics/border_index.hpp"
 #include "semantics/order_key.hpp"
 #include "shared_memory.cuh"
@@ -42,12 +43,6 @@ int max_half_height(const ColumnsWindow& w) {
     return ry;
 }
 
-bool is_square(const ColumnsWindow& w) {
-    for (int i = 1; i <= 2 * w.radius_x; ++i)
-        if (w.half_height[i] != w.half_height[0]) return false;
-    return true;
-}
-
 // The band a tile of `slots` allows.
 int band_for(int slots, const ColumnsWindow& w) {
     return slots / (kOutputs + 2 * w.radius_x) - 2 * max_half_height(w);
@@ -82,13 +77,27 @@ Tile tile_of(const ColumnsWindow& w, int height) {
     return t;
 }
 
-// Tile rows a chunk.
-int chunk_rows(int tiles_x, int tiles_y, std::size_t tile_bytes) {
-    const std::size_t rows = kChunkBytes / (static_cast<std::size_t>(tiles_x) * tile_bytes);
-    return static_cast<int>(std::clamp<std::size_t>(rows, 1, static_cast<std::size_t>(tiles_y)));
-}
-
 std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// A plane's tiles, ranked and filtered `rows` tile rows at a time, and the scratch of a chunk:
+// its tiles' ranks by slot, then (from `keys_at` bytes) their keys by rank.
+struct Chunks {
+    int tiles_x, tiles_y, rows;
+    std::size_t keys_at, bytes;
+};
+
+Chunks chunks_of(const Tile& t, std::size_t key_bytes, int width, int height) {
+    Chunks c{};
+    c.tiles_x = (width + kOutputs - 1) / kOutputs;
+    c.tiles_y = (height + t.band - 1) / t.band;
+    const std::size_t tile_bytes = t.slots * (sizeof(std::uint16_t) + key_bytes);
+    c.rows = static_cast<int>(std::clamp<std::size_t>(kChunkBytes / (std::size_t(c.tiles_x) * tile_bytes), 1,
+                                                      static_cast<std::size_t>(c.tiles_y)));
+    const std::size_t slots = std::size_t(c.rows) * c.tiles_x * t.slots;
+    c.keys_at = aligned(slots * sizeof(std::uint16_t));
+    c.bytes = c.keys_at + slots * key_bytes;
+    return c;
+}
 
 template <class T, int kThreads, int kItems>
 using TileSort = cub::BlockRadixSort<KeyOf<T>, kThreads, kItems, std::uint16_t>;
@@ -142,21 +151,6 @@ __global__ void __launch_bounds__(kSortThreads) rank_tiles(const __grid_constant
     for (int i = threadIdx.x; i < t.slots / 8; i += kSortThreads) tile_ranks[i] = from[i];
 }
 
-// The sum of v over the lanes of this thread's output.
-__device__ __forceinline__ int lanes_sum(int v) {
-    for (int s = 1; s < kLanes; s <<= 1) v += __shfl_xor_sync(~0u, v, s);
-    return v;
-}
-
-// The sum of v over this lane and the lanes of its output before it.
-__device__ __forceinline__ int lanes_prefix(int v, int lane) {
-    for (int d = 1; d < kLanes; d <<= 1) {
-        const int u = __shfl_up_sync(~0u, v, d, kLanes);
-        if (lane >= d) v += u;
-    }
-    return v;
-}
-
 // The position of set bit n (from 0, lowest first) of `word`, which has more than n.
 __device__ __forceinline__ int nth_set_bit(unsigned word, int n) {
     int at = 0;
@@ -193,7 +187,7 @@ __device__ __forceinline__ void settle(const Bitmap& h, int t, int& m, int below
         const int i = base - lane;
         unsigned word = down && i >= 0 ? h.words[i * kStride] : 0u;
         if (lane == 0) word &= mask;
-        const int upto = lanes_prefix(__popc(word), lane);  // set bits from word i to m
+        const int upto = lanes_prefix<kLanes>(__popc(word), lane);  // set bits from word i to m
         const unsigned hit = __ballot_sync(~0u, down && below - upto <= t) >> group & 0xFu;
         const int j = hit != 0 ? __ffs(hit) - 1 : kLanes - 1;
         const unsigned wj = __shfl_sync(~0u, word, j, kLanes);
@@ -217,7 +211,7 @@ __device__ __forceinline__ void settle(const Bitmap& h, int t, int& m, int below
         unsigned word = up && i < h.count ? h.words[i * kStride] : 0u;
         if (lane == 0) word &= mask;
         const int count = __popc(word);
-        const int upto = lanes_prefix(count, lane);  // set bits from m to the end of word i
+        const int upto = lanes_prefix<kLanes>(count, lane);  // set bits from m to the end of word i
         const unsigned hit = __ballot_sync(~0u, up && below + upto > t) >> group & 0xFu;
         const int j = hit != 0 ? __ffs(hit) - 1 : kLanes - 1;
         const unsigned wj = __shfl_sync(~0u, word, j, kLanes);
@@ -329,7 +323,7 @@ __global__ void __launch_bounds__(kThreads) median_tiles(const __grid_constant__
                 move(*gone, gone[(2 * hh + 1) * t.cols]);
             }
         }
-        const int below = w.rank + lanes_sum(delta);
+        const int below = w.rank + lanes_sum<kLanes>(delta);
         __syncwarp();
         settle(h, w.rank, m, below, lane);
         out += a.dst_pitch;
@@ -363,13 +357,10 @@ cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, void* scratch, c
                    cudaStream_t stream) {
     using Key = KeyOf<T>;
     const Tile t = tile_of(w, a.height);
-    const int tiles_x = (a.width + kOutputs - 1) / kOutputs, tiles_y = (a.height + t.band - 1) / t.band;
-    const int chunk = chunk_rows(tiles_x, tiles_y, t.slots * (sizeof(std::uint16_t) + sizeof(Key)));
+    const Chunks c = chunks_of(t, sizeof(Key), a.width, a.height);
     auto* ranks = static_cast<std::uint16_t*>(scratch);
-    auto* keys = reinterpret_cast<Key*>(static_cast<char*>(scratch) +
-                                        aligned(std::size_t(chunk) * tiles_x * t.slots * sizeof(std::uint16_t)));
-    const bool square = is_square(w);
-    const auto median = square ? median_tiles<T, true> : median_tiles<T, false>;
+    auto* keys = reinterpret_cast<Key*>(static_cast<char*>(scratch) + c.keys_at);
+    const auto median = columns_square(w) ? median_tiles<T, true> : median_tiles<T, false>;
     const std::size_t bitmap_bytes = std::size_t(t.words) * kStride * sizeof(unsigned);
     cudaError_t e = opt_in_shared(median, bitmap_bytes);
     if (e != cudaSuccess) return e;
@@ -378,8 +369,8 @@ cudaError_t launch(const PlanesArgs& a, const ColumnsWindow& w, void* scratch, c
         plane.src = static_cast<const char*>(a.src) + z * a.src_plane_stride;
         plane.dst = static_cast<char*>(a.dst) + z * a.dst_plane_stride;
         plane.planes = 1;
-        for (int row = 0; row < tiles_y; row += chunk) {
-            const dim3 grid(tiles_x, std::min(chunk, tiles_y - row));
+        for (int row = 0; row < c.tiles_y; row += c.rows) {
+            const dim3 grid(c.tiles_x, std::min(c.rows, c.tiles_y - row));
             e = rank_tiles_of<T>(plane, t, w.radius_x, row, grid, ranks, keys, only_if, stream);
             if (e != cudaSuccess) return e;
             median<<<grid, kThreads, bitmap_bytes, stream>>>(plane, w, t, row, ranks, keys, only_if);
@@ -402,11 +393,7 @@ int most_tile_slots() {
 bool tile_ranks_serve(const ColumnsWindow& w) { return band_for(most_tile_slots(), w) >= kMinBand; }
 
 std::size_t tile_ranks_scratch_bytes(int key_bytes, const ColumnsWindow& w, int width, int height) {
-    const Tile t = tile_of(w, height);
-    const int tiles_x = (width + kOutputs - 1) / kOutputs, tiles_y = (height + t.band - 1) / t.band;
-    const int chunk = chunk_rows(tiles_x, tiles_y, t.slots * (sizeof(std::uint16_t) + key_bytes));
-    const std::size_t tiles = std::size_t(chunk) * tiles_x * t.slots;
-    return aligned(tiles * sizeof(std::uint16_t)) + tiles * key_bytes;
+    return chunks_of(tile_of(w, height), static_cast<std::size_t>(key_bytes), width, height).bytes;
 }
 
 std::size_t tile_ranks_row_bytes(int key_bytes, const ColumnsWindow& w, int width) {
