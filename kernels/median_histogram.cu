@@ -381,12 +381,18 @@ __device__ __forceinline__ Found find_rank(const Bins& h, int t) {
     return {int(found & 0xFFFF), int(found >> 16), total};
 }
 
-// u16: keys split into a coarse bin (key >> kFineBits) and a fine one (the low bits). An output
-// keeps the counts below its median's coarse bin and in it, and a fine histogram of that
-// coarse bin's keys; moving a row changes the fine histogram only for keys of that bin. When the
-// median leaves the coarse bin, the warp rebuilds the fine histogram of the next coarse bin
-// that way from the whole window, and counts it, until the bin holds the median. A histogram
-// of the coarse bins is built only for a band's first window (in the fine histogram's words):
+// u16: an output keeps a fine histogram of the keys in a span of kFine keys that holds its
+// median, with the counts below the span and in it; moving a row changes the fine histogram
+// only for keys in the span. When the median leaves the span, the warp moves the span, rebuilds
+// its fine histogram from the whole window, and counts it, until the span holds the median.
+// The span moves half its length where the median left it the other way last (or never), a
+// whole length where it left it the same way: a median that hovers about a value then sits
+// mid-span, far from either end, and one that drifts (a gradient) crosses whole spans. Spans
+// that moved a whole length only, as aligned coarse bins, were rebuilt at every crossing of a
+// hovering median (noise of 2048 values, k = 65: 1.44 Gpix/s against 3.5 on the H200), and
+// half a length only, twice as often on drifting ones (the shared f32 image's ranks: 1.14
+// against 1.6). A band's first window finds its median's span from a histogram of the coarse
+// bins (key >> kFineBits; in the fine histogram's words):
 // updating it for every key cost two more shared atomics a key, on a few words shared by the
 // output's four lanes (ranks of 1712 values fill 4 coarse bins of 512).
 // A rebuild reads the whole window, so the whole warp does it, each output's in turn (one
@@ -411,41 +417,54 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
     const Fine fine{shared + s.o};
     const unsigned fine_at = static_cast<unsigned>(__cvta_generic_to_shared(fine.words));
     const int warp_lane = threadIdx.x % 32, warp_output = (threadIdx.x - warp_lane) / kLanes;
-    // The median's coarse bin, the counts below it and in it, its fine bin and the fine count
-    // below.
-    int cm = 0, cbelow = 0, ccount = 0, fm = 0, fbelow = 0;
-    // Whether the median lies outside coarse bin cm; if so, cm moves to the next one to try,
-    // with cbelow counting below it (above) or still below the one it left (below).
-    auto leaves = [&] {
-        const bool left = w.rank < cbelow || w.rank >= cbelow + ccount;
-        if (w.rank >= cbelow + ccount) cbelow += ccount;
-        if (left) cm += w.rank < cbelow ? -1 : 1;
-        return left;
-    };
-    // find_rank() over output `leader`'s fine histogram, of its coarse bin cm; that output's
-    // lanes take the counts and set `need` to whether the median lies in another coarse bin.
+    // The median's span [lo, lo + kFine), the counts below it and in it, its fine bin and the
+    // fine count below; the way the span last moved (+1 up, -1 down, 0 not yet).
+    int lo = 0, cbelow = 0, ccount = 0, fm = 0, fbelow = 0, moved = 0;
+    auto off_span = [&] { return w.rank < cbelow || w.rank >= cbelow + ccount; };
+    // find_rank() over output `leader`'s fine histogram, of its span; that output's lanes take
+    // the counts and set `need` to whether the median lies outside the span. A span that moved
+    // down comes with cbelow counting below its end: find_rank() counts from the top.
     auto find = [&](int leader, bool& need) {
         const Found f = find_rank(Fine{shared + warp_output + leader / kLanes}, w.rank - __shfl_sync(~0u, cbelow, leader));
         if (warp_lane / kLanes != leader / kLanes) return;
-        if (w.rank < cbelow) cbelow -= f.total;  // the median left cm + 1 downwards
+        if (w.rank < cbelow) cbelow -= f.total;
         ccount = f.total;
         fm = f.bin;
         fbelow = f.below;
-        need = leaves();
+        need = off_span();
     };
     // Rebuilds the fine histograms of the warp's outputs that `need` one, from the windows of
-    // row y, until each holds its median.
-    auto rebuild = [&](bool need, int y) {
-        for (unsigned todo; (todo = __ballot_sync(~0u, need && s.lane == 0)) != 0;) {
+    // row y, until each span holds its median; with `move`, each span first moves half its
+    // length towards the median (else it holds it: a band's first windows).
+    auto rebuild = [&](bool need, int y, bool move) {
+        for (unsigned todo; (todo = __ballot_sync(~0u, need && s.lane == 0)) != 0; move = true) {
             for (; todo != 0; todo &= todo - 1) {
                 const int leader = __ffs(todo) - 1;
-                const int hi = __shfl_sync(~0u, cm, leader);
                 const int o = warp_output + leader / kLanes;
                 const Fine h{shared + o};
+                if (move) {
+                    // The count in the span's lower half. cbelow then counts below the new
+                    // span's start (moving up) or its end (moving down).
+                    int half = 0;
+                    for (int i = warp_lane; i < Fine::kWords / 2; i += 32) {
+                        const unsigned word = h.words[i * kStride];
+                        half += int(word & 0xFFFF) + int(word >> 16);
+                    }
+                    for (int d = 16; d > 0; d >>= 1) half += __shfl_xor_sync(~0u, half, d);
+                    if (warp_lane / kLanes == leader / kLanes) {
+                        const int way = w.rank >= cbelow + ccount ? 1 : -1;
+                        const bool whole = way == moved;
+                        lo += way * (whole ? kFine : kFine / 2);
+                        cbelow += !whole ? half : way > 0 ? ccount : 0;
+                        moved = way;
+                    }
+                }
+                const int base = __shfl_sync(~0u, lo, leader);
+                __syncwarp();  // every lane has read the old counts
                 for (int i = warp_lane; i < Fine::kWords; i += 32) h.words[i * kStride] = 0;
                 __syncwarp();
                 auto add = [&](int k) {
-                    if ((k >> kFineBits) == hi) h.add(k & (kFine - 1));
+                    if (unsigned(k - base) < unsigned(kFine)) h.add(k - base);
                 };
                 if constexpr (kSquare) {
                     // A column a lane, and the k % 32 columns left over split into parts of rows
@@ -478,7 +497,9 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
     else
         each_value(s, w, s.o, s.lane, kLanes, s.y0, add_coarse);
     __syncwarp();
+    int cm = 0;
     settle(coarse, w.rank, cm, cbelow);
+    lo = cm << kFineBits;
     __syncwarp();  // every lane has read the coarse counts before they are cleared
     bool need = true;
     if (shares_columns(kSquare, w)) {
@@ -495,15 +516,15 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
         for (unsigned todo = __ballot_sync(~0u, !need && s.lane == 0); todo != 0; todo &= todo - 1)
             find(__ffs(todo) - 1, need);  // leaves need false: the median lies in cm
     }
-    rebuild(need, s.y0);
-    out.put((cm << kFineBits) | fm);
+    rebuild(need, s.y0, false);
+    out.put(lo + fm);
     for (int y = s.y0 + 1; y < s.y1; ++y) {
         __syncwarp();
         // Counts of the keys below the coarse bin (`low`), below the median's fine bin, below
         // the coarse bin's end, by sign bits; every key updates the fine histogram, by 0 where
         // it lies outside the coarse bin. An `if` around the updates compiled to a branch that
         // nearly every warp took both ways; a predicated update, to the same branch.
-        const int low = cm << kFineBits, low_fm = low + fm, high = low + kFine;
+        const int low = lo, low_fm = low + fm, high = low + kFine;
         // Adds v to the fine histogram's word of bin b & (kFine - 1), addressed in bytes from a
         // shared-window base: one multiply-add (nvcc made it three from the word index).
         auto fine_add = [&](int b, unsigned v) {
@@ -526,11 +547,11 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
         cbelow += (both - fsum) / 65536;
         ccount += lanes_sum<kLanes>(dhigh - dlow);
         __syncwarp();
-        const bool need = leaves();
-        rebuild(need, y);
+        const bool need = off_span();
+        rebuild(need, y, true);
         const int t = w.rank - cbelow;  // the median's rank among the fine keys
         settle_lanes(fine, t, fm, fbelow, s.lane, !need && (fbelow > t || fbelow + fine[fm] <= t));
-        out.put((cm << kFineBits) | fm);
+        out.put(lo + fm);
     }
 }
 

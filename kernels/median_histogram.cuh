@@ -2,9 +2,9 @@
 // column has one histogram in shared memory, kept by four threads that split the window's
 // columns, for a band of rows: moving one row down removes the top pixel of every window
 // column and adds the one below its bottom, and the median is tracked from the last one.
-// u16 keys keep the counts below and in the median's coarse bin (the high bits) and a histogram
-// of that bin's keys by their low 8 or 9 bits, rebuilt from the window when the median changes
-// coarse bin.
+// u16 keys keep the counts below and in a span of 256 or 512 keys that holds the median, and a
+// histogram of the span's keys, rebuilt from the window when the median leaves the span (which
+// then moves half its length).
 // Serves any window of rows of centred runs whose pixel count fits 16-bit counts.
 #pragma once
 
