@@ -19,14 +19,22 @@ struct GpuLimits {
     std::size_t shared_per_sm;     // of all the blocks an SM holds: how many of a kernel's fit
 };
 
+// Windows this wide and wider keep the dense ranks (median_ranks.cuh) on planes of at most
+// `most_values` distinct values, where the tile ranks could take them.
+struct DenseRanksStep {
+    int min_width;
+    unsigned most_values;
+};
+
 // The 2D median's crossovers between kernel families (cuda/median_dispatch.cpp). Windows too
 // large for the limits fall through to the next family without an entry here: each family
 // states what its blocks need, and the dispatcher compares.
 struct MedianPolicy {
-    int stream5_min_width;      // 5x5 squares stream down strips on rows this wide and wider
-    int stream7_min_width;      // 7x7, u8 and u16
-    int stream7_min_width_f32;  // 7x7, f32 (fractions lose below it)
-    int tiled_max_square_u8;    // larger u8 squares: the sliding histograms
+    int stream5_min_width;          // 5x5 squares stream down strips on rows this wide and wider
+    int stream7_min_width;          // 7x7, u8 and u16
+    int stream7_min_width_f32;      // 7x7, f32 (fractions lose below it)
+    int tiled_max_square_u8;        // larger u8 squares: the sliding histograms
+    DenseRanksStep dense_ranks[4];  // narrowest first; narrower windows take the tile ranks on any plane
 };
 
 // The sliding medians' blocks, which keep a sorted window a thread in shared memory: past

@@ -408,8 +408,8 @@ cudaError_t launch_median_tile_ranks_u16(const PlanesArgs& a, const ColumnsWindo
 }
 
 cudaError_t launch_median_tile_ranks_f32(const PlanesArgs& a, const ColumnsWindow& w, void* scratch,
-                                         cudaStream_t stream) {
-    return launch<float>(a, w, scratch, nullptr, stream);
+                                         cudaStream_t stream, const std::uint32_t* only_if) {
+    return launch<float>(a, w, scratch, only_if, stream);
 }
 
 }  // namespace fastmedian::kernels

@@ -42,6 +42,6 @@ std::size_t tile_ranks_row_bytes(int key_bytes, const ColumnsWindow& window, int
 cudaError_t launch_median_tile_ranks_u16(const PlanesArgs& planes, const ColumnsWindow& window, void* scratch,
                                          cudaStream_t stream, const std::uint32_t* only_if = nullptr);
 cudaError_t launch_median_tile_ranks_f32(const PlanesArgs& planes, const ColumnsWindow& window, void* scratch,
-                                         cudaStream_t stream);
+                                         cudaStream_t stream, const std::uint32_t* only_if = nullptr);
 
 }  // namespace fastmedian::kernels

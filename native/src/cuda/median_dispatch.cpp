@@ -87,11 +87,12 @@ std::size_t ranked_scratch_bytes(PixelType type, int width, int height) {
                                   : kernels::ranked_scratch_bytes_u16(width, height);
 }
 
-// u16 windows 48 and wider: the tile ranks, or the dense ranks where the plane has few values
-// (chosen on the device: median_ranks.cuh, launch_median_ranked_or_tiles_u16). Narrower
-// windows took the tile ranks on every kind of data (docs/notebook/tile-ranks-h200-2026-11-30.md).
-bool ranks_or_tiles(PixelType type, const kernels::ColumnsWindow& w, const kernels::PlanesArgs& planes) {
-    return type == PixelType::u16 && 2 * w.radius_x + 1 >= 48 && ranks_fit(planes);
+// Wide windows (the GPU policy's dense_ranks): the tile ranks, or the dense ranks where the
+// plane has few values (and f32, whole numbers; chosen on the device: median_ranks.cuh,
+// launch_median_ranked_or_tiles). Narrower windows took the tile ranks on every kind of data
+// (docs/notebook/tile-ranks-h200-2026-11-30.md).
+bool ranks_or_tiles(const kernels::ColumnsWindow& w, const kernels::PlanesArgs& planes) {
+    return kernels::most_dense_values(w) > 0 && ranks_fit(planes);
 }
 
 // Which kernel family serves a window, type and plane size: one choice for the launch and for
@@ -164,10 +165,9 @@ std::int64_t median_scratch_row_bytes(const Footprint& fp, PixelType type, int w
         return static_cast<std::int64_t>(kernels::tiled::whole_marks_bytes(row));
     if (path == Path::tile_ranks) {
         const kernels::ColumnsWindow cw = columns_window(fp);
-        const auto tiles = static_cast<std::int64_t>(kernels::tile_ranks_row_bytes(pixel_size(type), cw, width));
-        if (!ranks_or_tiles(type, cw, row)) return tiles;
-        const std::size_t ranked = ranked_scratch_bytes(type, width, 2) - ranked_scratch_bytes(type, width, 1);
-        return tiles + static_cast<std::int64_t>(ranked);
+        return static_cast<std::int64_t>(ranks_or_tiles(cw, row)
+                                             ? kernels::ranked_or_tiles_row_bytes(pixel_size(type), cw, width)
+                                             : kernels::tile_ranks_row_bytes(pixel_size(type), cw, width));
     }
     if (path != Path::ranked) return 0;
     return static_cast<std::int64_t>(ranked_scratch_bytes(type, width, 2) - ranked_scratch_bytes(type, width, 1));
@@ -210,9 +210,11 @@ cudaError_t launch_median(const kernels::PlanesArgs& planes, const Footprint& fp
         case Path::tile_ranks: {
             const kernels::ColumnsWindow cw = columns_window(fp);
             const int width = planes.width, height = planes.height;
-            if (ranks_or_tiles(type, cw, planes)) {
-                void* memory = scratch.get(kernels::ranked_or_tiles_scratch_bytes_u16(cw, width, height), stream);
-                return kernels::launch_median_ranked_or_tiles_u16(planes, cw, memory, stream);
+            if (ranks_or_tiles(cw, planes)) {
+                const std::size_t bytes = kernels::ranked_or_tiles_scratch_bytes(pixel_size(type), cw, width, height);
+                void* memory = scratch.get(bytes, stream);
+                return type == PixelType::u16 ? kernels::launch_median_ranked_or_tiles_u16(planes, cw, memory, stream)
+                                              : kernels::launch_median_ranked_or_tiles_f32(planes, cw, memory, stream);
             }
             void* memory = scratch.get(kernels::tile_ranks_scratch_bytes(pixel_size(type), cw, width, height), stream);
             return type == PixelType::u16 ? kernels::launch_median_tile_ranks_u16(planes, cw, memory, stream)
