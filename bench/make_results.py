@@ -53,18 +53,20 @@ RUNS = {
     },
     "large": {
         "title": "Large squares, exact and separable, four kinds of data (GPU, device-resident)",
-        "files": ["background-h200-2026-11-30-tile-ranks.json", "background-h200-2026-11-30-tile-ranks-cupy.json"],
+        "files": ["background-h200-2026-11-30-dense-spans.json", "background-h200-2026-11-30-dense-spans-cupy.json"],
         "date": "2026-11-30", "device": "H200", "data": KINDS,
         "command": "`fastmedian_bench_background` with `bench/gpu/run_background.sh`'s arguments (7 "
                    "runs; NPP for k <= 65; CuPy for k 31 and 65 on the inputs' 1024^2 corner), "
                    "compiled on the GPU machine against an sm_90 library built here, main of "
-                   "2026-11-30 with the tile ranks for u16 and f32 windows to 157",
+                   "2026-11-30 with the tile ranks for u16 and f32 windows to 157, the dense "
+                   "ranks' moving spans, and f32 whole numbers on the dense ranks",
         "notebook": "tile-ranks-h200-2026-11-30.md",
         "later": "The 2D wavelet matrix is the published H100 figure on the shared images; it "
                  "costs the same on any data (issue 49 reran it on noise: u16 0.57-0.62, f32 "
                  "0.32-0.33 Gpix/s). Windows of 255 keep the dense ranks (u16, f32) and their "
                  "dependence on the data; 129 runs on tiles of 32768 slots, one block an SM, below "
-                 "the issue's targets (issue 49).",
+                 "the issue's targets on noise and fractions (issue 49); the shared images (whole "
+                 "numbers) keep the dense ranks there.",
     },
     "median3d": {
         "title": "3D median, four kinds of data (GPU, device-resident)",
