@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "fastmedian/fastmedian.hpp"
-#include "median_ranks.cuh"
 #include "support/test_images.hpp"
 
 namespace fm = fastmedian;
@@ -307,41 +306,11 @@ TEST_F(CudaMedian, LargeWindowsOnTileRanksOnEveryKindOfData) {
                 }
 }
 
-// Wide windows keep a plane's dense ranks where it has at most the GPU policy's number of
-// distinct values for the window (dense_ranks; 2048 at k = 49, 8192 at 65, 32768 at 97 on
-// every policy so far) and take the tile ranks where it has more: chosen on the device for each
-// plane, so planes of that many values and one more in one call (and a third of noise) take
-// one path each (the constant border's value, 0, is among them). Past the first values the
-// planes are noise of their values, whose medians hover about one rank: the dense ranks' spans
-// move both ways.
-TEST_F(CudaMedian, WideU16WindowsChooseDenseOrTileRanksByPlane) {
-    std::mt19937 rng(5);
-    for (int k : {49, 65, 97}) {
-        const fm::Window window = fm::Window::square(k);
-        fastmedian::kernels::ColumnsWindow columns{};
-        columns.radius_x = k / 2;
-        const std::uint32_t most = fastmedian::kernels::most_dense_values(columns);
-        for (fm::Border b : kAllBorders) {
-            Stack src(fm::PixelType::u16, 200, 230, 3, 5, 1);
-            for (std::int64_t z = 0; z < src.planes; ++z)
-                for (std::int64_t y = 0; y < src.height; ++y)
-                    for (std::int64_t x = 0; x < src.width; ++x) {
-                        const std::uint32_t i = std::uint32_t(y * src.width + x);
-                        // Every one of the plane's values at least once, spread over the range.
-                        const std::uint32_t v = i < most + z ? i : rng() % (most + z);
-                        src.at<std::uint16_t>(z, y, x) = std::uint16_t(z == 2 ? rng() : v * (65535 / (most + 1)));
-                    }
-            expect_cuda_equals_cpu_backend(src, window, b, 0.0,
-                                           label(fm::PixelType::u16, b, window) + " " + std::to_string(most) +
-                                               " values and one more");
-        }
-    }
-}
-
 // f32 wide windows keep the dense ranks, numbered without a sort, where a plane holds whole
 // numbers 0..65535 of few enough distinct values (an 8- or 16-bit image made 32-bit), and take
 // the tile ranks elsewhere: in one call, planes of 2048 and 2049 whole numbers (k = 49: the
-// policy's step), and planes of three whole numbers with one of kNotWholeNumbers at one pixel
+// policy's step; EveryArchitecture/CudaPolicies.WideWindowsChooseDenseOrTileRanksByPlane takes
+// every step of u16), and planes of three whole numbers with one of kNotWholeNumbers at one pixel
 // in five (numbered as whole numbers, they would come out as others); a constant border of a
 // whole number among the planes' values and of a fraction.
 TEST_F(CudaMedian, WideF32WindowsKeepDenseRanksOnlyOnFewWholeNumbers) {

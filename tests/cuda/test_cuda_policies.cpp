@@ -160,6 +160,39 @@ TEST_P(CudaPolicies, LargeWindowsTakeTileRanksWhereTheyFit) {
                  "histogram_u8");
 }
 
+// Wide windows keep a plane's dense ranks where it has at most the policy's number of distinct
+// values for the window (dense_ranks) and take the tile ranks where it has more: chosen on the
+// device for each plane, so at each step planes of that many values and one more in one call
+// (and a third of noise) take one path each (the constant border's value, 0, is among them).
+// Past the first values the planes are noise of their values, whose medians hover about one
+// rank: the dense ranks' spans move both ways.
+TEST_P(CudaPolicies, WideWindowsChooseDenseOrTileRanksByPlane) {
+    std::mt19937 rng(5);
+    for (const kernels::DenseRanksStep& step : kernels::active_policy().median.dense_ranks) {
+        if (step.most_values >= 65536) continue;  // every u16 plane
+        const int k = step.min_width | 1;
+        const std::uint32_t most = step.most_values;
+        for (fm::Border b : kAllBorders) {
+            Stack src(fm::PixelType::u16, 200, 230, 3, 5, 1);
+            for (std::int64_t z = 0; z < src.planes; ++z)
+                for (std::int64_t y = 0; y < src.height; ++y)
+                    for (std::int64_t x = 0; x < src.width; ++x) {
+                        const std::uint32_t i = std::uint32_t(y * src.width + x);
+                        // Every one of the plane's values at least once, spread over the range.
+                        const std::uint32_t v = i < most + z ? i : rng() % (most + z);
+                        src.at<std::uint16_t>(z, y, x) = std::uint16_t(z == 2 ? rng() : v * (65535 / (most + 1)));
+                    }
+            fm::MedianOptions o;
+            o.window = fm::Window::square(k);
+            o.border = b;
+            o.cval = 0.0;
+            expect_cuda_equals_cpu(src, o, kMedian,
+                                   "u16 k=" + std::to_string(k) + " " + fm::border_name(b) + ", " +
+                                       std::to_string(most) + " values and one more");
+        }
+    }
+}
+
 // 3D medians: the tiled boxes and ellipsoids (blocks of 8, 6 and 4 warps), and the generic
 // kernel on windows without a network.
 TEST_P(CudaPolicies, Median3D) {
