@@ -520,9 +520,9 @@ __global__ void __launch_bounds__(kThreads) median_histogram_u16(const __grid_co
     out.put(lo + fm);
     for (int y = s.y0 + 1; y < s.y1; ++y) {
         __syncwarp();
-        // Counts of the keys below the coarse bin (`low`), below the median's fine bin, below
-        // the coarse bin's end, by sign bits; every key updates the fine histogram, by 0 where
-        // it lies outside the coarse bin. An `if` around the updates compiled to a branch that
+        // Counts of the keys below the span (`low`), below the median's fine bin, below the
+        // span's end, by sign bits; every key updates the fine histogram, by 0 where it lies
+        // outside the span. An `if` around the updates compiled to a branch that
         // nearly every warp took both ways; a predicated update, to the same branch.
         const int low = lo, low_fm = low + fm, high = low + kFine;
         // Adds v to the fine histogram's word of bin b & (kFine - 1), addressed in bytes from a

@@ -4,7 +4,7 @@
 // column and adds the one below its bottom, and the median is tracked from the last one.
 // u16 keys keep the counts below and in a span of 256 or 512 keys that holds the median, and a
 // histogram of the span's keys, rebuilt from the window when the median leaves the span (which
-// then moves half its length).
+// then moves half its length, or a whole one where the median left it the same way last).
 // Serves any window of rows of centred runs whose pixel count fits 16-bit counts.
 #pragma once
 

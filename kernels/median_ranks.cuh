@@ -7,10 +7,10 @@
 // the median moves across far fewer bins and the fine histogram is rebuilt far less often.
 // u16 planes number their values through a bitmap of the 65536 values (as do f32 planes of whole
 // numbers where the tile ranks take the others); f32 planes sort their keys (CUB) and keep the
-// distinct ones. An f32 plane with more than kMaxRanks distinct values
-// numbers groups of 2^s consecutive ones instead (rank_group_shift): the histogram then finds
-// the median's group, and median_refine (median_bisect.cuh) the median among the group's
-// values. The choice is made on the device, so that nothing waits for the host.
+// distinct ones. An f32 plane with more than kMaxRanks distinct values numbers groups of 2^s
+// consecutive ones instead (rank_group_shift): the histogram then finds the median's group, and
+// median_refine (median_bisect.cuh) the median among the group's values. The choice is made
+// on the device, so that nothing waits for the host.
 #pragma once
 
 #include <cuda_runtime_api.h>
